@@ -1,0 +1,402 @@
+//! [`FrameArena`]: the bump allocator every frame's transient data lives in.
+//!
+//! The arena bumps **upward** through one reserved [`Region`] of address
+//! space. An allocation is: align the top, add the size, compare with the
+//! committed end, store the new top. Everything else (committing more pages,
+//! errors) is out of line and `#[cold]`. Because the most recent allocation
+//! ends at the top, it can grow and shrink in place, which is what makes
+//! `Vec::push` and string building cheap here.
+
+mod allocator;
+mod builder;
+mod bump;
+mod error;
+mod stats;
+mod typed;
+
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::fmt;
+use core::ptr::NonNull;
+use std::alloc::AllocError;
+
+use crate::region::Region;
+use bump::{Bumped, bump_up, bump_up_whole};
+
+pub use builder::FrameArenaBuilder;
+pub use error::ArenaError;
+pub use stats::ArenaStats;
+
+/// Byte written over a reclaimed frame in debug builds, so that a stale
+/// pointer kept by `unsafe` code reads obvious garbage instead of old data.
+#[cfg(debug_assertions)]
+const POISON: u8 = 0xDB;
+
+/// A bump arena for one frame's worth of transient data, over reserved
+/// virtual memory.
+///
+/// Allocation borrows the arena (`&self`); ending the frame with
+/// [`reclaim`](FrameArena::reclaim) or [`reset`](FrameArena::reset) needs it
+/// by value or `&mut`, so the borrow checker proves that nothing allocated in
+/// the frame is still reachable when its memory is reused.
+///
+/// * Values placed with the `alloc*` methods are **never dropped** (their
+///   memory is reused, their destructors do not run), like `bumpalo`. Use
+///   `Box::new_in(x, &arena)` or `Vec::new_in(&arena)` for values that must
+///   be dropped: those drop their contents as usual.
+/// * `&FrameArena` implements [`Allocator`](core::alloc::Allocator), so every
+///   collection that takes an allocator works in the arena.
+/// * The arena is `Send` (move it to another thread) but not `Sync` (two
+///   threads cannot bump it at once).
+///
+/// Pages are committed as the frame grows and stay committed between frames,
+/// so a steady frame makes no system call; pages above the
+/// [`retain`](FrameArenaBuilder::retain) size are given back on reclaim.
+///
+/// # Example
+///
+/// ```
+/// #![feature(allocator_api)]
+/// use tickarena::FrameArena;
+///
+/// let mut arena = FrameArena::new();
+/// for frame in 0..3u32 {
+///     {
+///         let position = arena.alloc((frame, 2 * frame));
+///         let mut scratch = Vec::new_in(&arena);
+///         scratch.extend([1, 2, 3]);
+///         assert_eq!(position.1 + scratch.len() as u32, 2 * frame + 3);
+///     } // the frame's borrows end here (`scratch` is dropped)...
+///     arena = arena.reclaim(); // ...so the frame can end
+/// }
+/// assert_eq!(arena.stats().frames, 3);
+/// ```
+pub struct FrameArena {
+    /// Address of the next free byte.
+    top: Cell<usize>,
+    /// Address one past the last committed byte.
+    end: Cell<usize>,
+    region: Region,
+    /// Committed bytes kept across a reclaim; more is given back.
+    retain: usize,
+    /// Most bytes used by any finished frame.
+    high_water: usize,
+    /// Reclaims and resets so far.
+    frames: u64,
+}
+
+// SAFETY: the arena owns its region exclusively, and every reference into it
+// borrows the arena, so a value that can be moved to another thread has no
+// allocations still reachable from this one. `Cell` keeps it `!Sync`.
+unsafe impl Send for FrameArena {}
+
+impl FrameArena {
+    /// Creates an arena with the default settings (see [`FrameArenaBuilder`]).
+    ///
+    /// # Panics
+    ///
+    /// If the OS refuses even the smallest default reservation (64 MiB of
+    /// address space). Use [`FrameArena::builder`] to handle that as an error.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// assert_eq!(arena.used(), 0);
+    /// ```
+    pub fn new() -> FrameArena {
+        match FrameArena::builder().build() {
+            Ok(arena) => arena,
+            Err(error) => panic!("tickarena: cannot create a FrameArena: {error}"),
+        }
+    }
+
+    /// Starts configuring an arena: reservation, retained size, huge pages.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder()
+    ///     .reserve(256 << 20)
+    ///     .retain(8 << 20)
+    ///     .build()
+    ///     .expect("256 MiB of address space");
+    /// assert_eq!(arena.stats().reserved, 256 << 20);
+    /// ```
+    pub fn builder() -> FrameArenaBuilder {
+        FrameArenaBuilder::default()
+    }
+
+    pub(crate) fn from_region(region: Region, retain: usize) -> FrameArena {
+        let base = region.base().addr().get();
+        FrameArena {
+            top: Cell::new(base),
+            end: Cell::new(base + region.committed()),
+            region,
+            retain,
+            high_water: 0,
+            frames: 0,
+        }
+    }
+
+    /// Ends the frame: every allocation made since the last reclaim is gone,
+    /// and the arena serves the next frame from the start.
+    ///
+    /// Taking `self` by value is what lets the compiler prove that nothing
+    /// from the frame survives: every reference and collection allocated in
+    /// it borrows the old arena value. See [`reset`](FrameArena::reset) for
+    /// an arena kept in a field.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arena = tickarena::FrameArena::new();
+    /// let label = arena.alloc_str("frame 1");
+    /// assert_eq!(label, "frame 1");
+    /// arena = arena.reclaim();
+    /// // `label` can no longer be used here: the borrow checker rejects it.
+    /// assert_eq!(arena.used(), 0);
+    /// ```
+    #[must_use = "the reclaimed arena is the one to use for the next frame"]
+    pub fn reclaim(mut self) -> FrameArena {
+        self.reset();
+        self
+    }
+
+    /// Ends the frame like [`reclaim`](FrameArena::reclaim), for an arena
+    /// kept in a struct field.
+    ///
+    /// Committed pages up to the retained size stay committed, so the next
+    /// frame makes no system call; pages above it are given back to the OS.
+    /// In debug builds the reclaimed bytes are overwritten with a poison
+    /// pattern.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// struct Game {
+    ///     arena: tickarena::FrameArena,
+    /// }
+    /// let mut game = Game { arena: tickarena::FrameArena::new() };
+    /// game.arena.alloc_slice_copy(&[1u8; 100]);
+    /// assert!(game.arena.used() >= 100);
+    /// game.arena.reset();
+    /// assert_eq!(game.arena.used(), 0);
+    /// assert!(game.arena.stats().high_water >= 100);
+    /// ```
+    pub fn reset(&mut self) {
+        let used = self.used();
+        self.high_water = self.high_water.max(used);
+        if self.region.committed() > self.retain {
+            self.region.decommit(self.retain);
+            self.end.set(self.base() + self.region.committed());
+        }
+        #[cfg(debug_assertions)]
+        {
+            let poisoned = used.min(self.region.committed());
+            // SAFETY: the first `committed` bytes of the region are writable,
+            // and `&mut self` means no allocation from this frame is alive.
+            unsafe { self.region.base().write_bytes(POISON, poisoned) };
+        }
+        self.top.set(self.base());
+        self.frames += 1;
+    }
+
+    /// Bytes handed out since the last reclaim, alignment padding included.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// arena.alloc(7u64);
+    /// assert_eq!(arena.used(), 8);
+    /// ```
+    #[inline]
+    pub fn used(&self) -> usize {
+        self.top.get() - self.base()
+    }
+
+    /// A snapshot of the arena's figures: this frame, all frames, the memory.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// arena.alloc([0u8; 1000]);
+    /// let stats = arena.stats();
+    /// assert_eq!(stats.used, 1000);
+    /// assert!(stats.committed >= 1000 && stats.committed <= stats.reserved);
+    /// assert_eq!(stats.frames, 0);
+    /// ```
+    pub fn stats(&self) -> ArenaStats {
+        let used = self.used();
+        ArenaStats {
+            used,
+            high_water: self.high_water.max(used),
+            committed: self.region.committed(),
+            reserved: self.region.reserved(),
+            frames: self.frames,
+        }
+    }
+
+    #[inline(always)]
+    fn base(&self) -> usize {
+        self.region.base().addr().get()
+    }
+
+    /// A pointer to `addr`, which lies inside the region, with the region's
+    /// provenance.
+    #[inline(always)]
+    fn pointer_at(&self, addr: usize) -> NonNull<u8> {
+        debug_assert!(
+            addr >= self.base() && addr <= self.base() + self.region.reserved(),
+            "expected address {addr:#x} inside the region at {:#x}",
+            self.base()
+        );
+        // SAFETY: `addr` is at or above the region's base address, which is
+        // not null, so it is not null either.
+        unsafe { NonNull::new_unchecked(self.region.base().as_ptr().with_addr(addr)) }
+    }
+
+    /// Allocates `layout`: the hot path of every `Allocator` call.
+    #[inline(always)]
+    pub(crate) fn alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        if layout.size() == 0 {
+            return Ok(dangling(layout));
+        }
+        match bump_up(self.top.get(), self.end.get(), layout) {
+            Some(Bumped { start, new_top }) => {
+                self.top.set(new_top);
+                Ok(self.pointer_at(start))
+            }
+            None => self.alloc_layout_slow(layout),
+        }
+    }
+
+    /// Allocates the layout of a Rust type or array (size a multiple of the
+    /// alignment): the hot path of the typed helpers, one instruction
+    /// shorter than [`alloc_layout`](Self::alloc_layout).
+    #[inline(always)]
+    pub(crate) fn alloc_type_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        debug_assert!(
+            layout.size().is_multiple_of(layout.align()),
+            "expected a type's layout, got {layout:?}"
+        );
+        if layout.size() == 0 {
+            return Ok(dangling(layout));
+        }
+        match bump_up_whole(self.top.get(), self.end.get(), layout) {
+            Some(Bumped { start, new_top }) => {
+                self.top.set(new_top);
+                Ok(self.pointer_at(start))
+            }
+            None => self.alloc_layout_slow(layout),
+        }
+    }
+
+    /// Allocates `layout` when the committed pages are not enough: bumps
+    /// against the whole reservation and commits what that needs.
+    #[cold]
+    #[inline(never)]
+    fn alloc_layout_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        let limit = self.base() + self.region.reserved();
+        let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout).ok_or(AllocError)?;
+        self.commit_through(new_top)?;
+        self.top.set(new_top);
+        Ok(self.pointer_at(start))
+    }
+
+    /// Makes every address below `addr` writable.
+    #[cold]
+    #[inline(never)]
+    fn commit_through(&self, addr: usize) -> Result<(), AllocError> {
+        let bytes = addr.checked_sub(self.base()).ok_or(AllocError)?;
+        self.region.commit(bytes).map_err(|_| AllocError)?;
+        self.end.set(self.base() + self.region.committed());
+        Ok(())
+    }
+
+    /// Whether `ptr..ptr + size` is the most recent allocation.
+    #[inline(always)]
+    fn is_last(&self, ptr: NonNull<u8>, size: usize) -> bool {
+        size != 0 && ptr.addr().get().wrapping_add(size) == self.top.get()
+    }
+
+    /// Gives back `ptr..ptr + size` if it is the most recent allocation.
+    #[inline]
+    pub(crate) fn release_if_last(&self, ptr: NonNull<u8>, size: usize) {
+        if self.is_last(ptr, size) {
+            self.top.set(ptr.addr().get());
+        }
+    }
+
+    /// Resizes the allocation at `ptr` of `old_size` bytes to `new` without
+    /// moving it, if it is the most recent one and `ptr` suits `new.align()`.
+    /// Commits more pages when growing past the committed end.
+    #[inline]
+    pub(crate) fn resize_in_place(&self, ptr: NonNull<u8>, old_size: usize, new: Layout) -> bool {
+        let start = ptr.addr().get();
+        if !self.is_last(ptr, old_size) || start & (new.align() - 1) != 0 {
+            return false;
+        }
+        let Some(new_top) = start.checked_add(new.size()) else {
+            return false;
+        };
+        if new_top > self.end.get() && self.commit_through(new_top).is_err() {
+            return false;
+        }
+        self.top.set(new_top);
+        true
+    }
+
+    /// Panics with a message that says what ran out and what to configure.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    pub(crate) fn out_of_memory(&self, layout: Layout) -> ! {
+        let ArenaStats {
+            used,
+            committed,
+            reserved,
+            ..
+        } = self.stats();
+        let (size, align) = (layout.size(), layout.align());
+        if size.saturating_add(align - 1) > reserved - used {
+            panic!(
+                "tickarena: frame arena reservation exhausted: asked for {size} bytes \
+                 (align {align}) with {used} of {reserved} reserved bytes in use this frame; \
+                 reserve more address space with FrameArena::builder().reserve(bytes)"
+            )
+        } else {
+            panic!(
+                "tickarena: the OS refused to commit memory for the frame arena: asked for \
+                 {size} bytes (align {align}) with {used} bytes in use, {committed} committed \
+                 of {reserved} reserved; the machine is out of memory (lower \
+                 FrameArena::builder().retain(bytes) on other arenas, or allocate less per frame)"
+            )
+        }
+    }
+}
+
+impl Default for FrameArena {
+    /// Same as [`FrameArena::new`].
+    fn default() -> Self {
+        FrameArena::new()
+    }
+}
+
+impl fmt::Debug for FrameArena {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FrameArena")
+            .field("stats", &self.stats())
+            .field("retain", &self.retain)
+            .finish()
+    }
+}
+
+/// The pointer every zero-sized allocation gets: aligned, never dereferenced
+/// for more than zero bytes, outside the region.
+#[inline(always)]
+fn dangling(layout: Layout) -> NonNull<u8> {
+    NonNull::without_provenance(layout.align().try_into().expect("alignments are non-zero"))
+}

@@ -1,0 +1,104 @@
+//! `Allocator` for `&FrameArena`: the arena under `Vec`, `Box`, `VecDeque`,
+//! `BTreeMap`, `Rc`, hashbrown and every other allocator-aware collection.
+
+use core::alloc::{Allocator, Layout};
+use core::ptr::NonNull;
+use std::alloc::AllocError;
+
+use super::FrameArena;
+
+// SAFETY: memory handed out stays valid and untouched by the arena until it
+// is deallocated, shrunk or grown by the caller, or until the arena is
+// reclaimed, which needs the arena by value or `&mut` and so cannot happen
+// while any `&FrameArena` (and thus any collection using it) is alive.
+// Copies of `&FrameArena` are the same allocator, so memory from one can be
+// freed through another.
+unsafe impl Allocator for &FrameArena {
+    #[inline(always)]
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
+        let ptr = self.alloc_layout(layout)?;
+        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
+    }
+
+    /// Gives the bytes back if this is the most recent allocation; otherwise
+    /// they are reused when the frame is reclaimed.
+    #[inline]
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        self.release_if_last(ptr, layout.size());
+    }
+
+    /// Grows in place when this is the most recent allocation (committing
+    /// pages as needed); otherwise allocates anew and copies.
+    #[inline]
+    unsafe fn grow(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, AllocError> {
+        debug_assert!(
+            new_layout.size() >= old_layout.size(),
+            "expected the new size ({}) to be at least the old size ({})",
+            new_layout.size(),
+            old_layout.size()
+        );
+        if self.resize_in_place(ptr, old_layout.size(), new_layout) {
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        let new_ptr = self.alloc_layout(new_layout)?;
+        // SAFETY: the caller guarantees `ptr` is valid for `old_layout.size()`
+        // reads; the new block is at least that long and, being freshly
+        // allocated above the top, does not overlap the old one.
+        unsafe { new_ptr.copy_from_nonoverlapping(ptr, old_layout.size()) };
+        Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
+    }
+
+    #[inline]
+    unsafe fn grow_zeroed(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, AllocError> {
+        // SAFETY: the caller's guarantees for `grow_zeroed` are those of `grow`.
+        let block = unsafe { self.grow(ptr, old_layout, new_layout)? };
+        let added = new_layout.size() - old_layout.size();
+        // SAFETY: the block is valid for `new_layout.size()` bytes; the bytes
+        // after the old size are ours to initialise.
+        unsafe {
+            block
+                .cast::<u8>()
+                .add(old_layout.size())
+                .write_bytes(0, added)
+        };
+        Ok(block)
+    }
+
+    /// Shrinks in place (giving the tail back when this is the most recent
+    /// allocation); moves only when `ptr` does not suit a larger new alignment.
+    #[inline]
+    unsafe fn shrink(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, AllocError> {
+        debug_assert!(
+            new_layout.size() <= old_layout.size(),
+            "expected the new size ({}) to be at most the old size ({})",
+            new_layout.size(),
+            old_layout.size()
+        );
+        if ptr.addr().get() & (new_layout.align() - 1) == 0 {
+            // When this is not the most recent allocation the tail just stays
+            // unused until the frame ends; the pointer stays put either way.
+            let _given_back = self.resize_in_place(ptr, old_layout.size(), new_layout);
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        let new_ptr = self.alloc_layout(new_layout)?;
+        // SAFETY: `ptr` is valid for `old_layout.size() >= new_layout.size()`
+        // bytes; the new block lies above the top and does not overlap it.
+        unsafe { new_ptr.copy_from_nonoverlapping(ptr, new_layout.size()) };
+        Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
+    }
+}

@@ -1,0 +1,140 @@
+//! [`FrameArenaBuilder`]: reservation size, retained size, huge pages.
+
+use crate::region::{self, Region, ReserveRequest};
+
+use super::bump::ADDRESS_LIMIT;
+use super::{ArenaError, FrameArena};
+
+/// Committed bytes kept across a reclaim unless told otherwise.
+const DEFAULT_RETAIN: usize = 64 << 20;
+
+/// Configures a [`FrameArena`]; from [`FrameArena::builder`].
+///
+/// * [`reserve`](Self::reserve): address space to reserve up front, the most
+///   one frame can use. Default: 16 GiB on 64-bit targets (halved on refusal
+///   down to 64 MiB); reserving costs no memory, only address space.
+/// * [`retain`](Self::retain): committed bytes kept across a reclaim.
+///   Default: 64 MiB (or the whole reservation if smaller). A frame that
+///   used more gives the excess pages back to the OS when it ends.
+/// * [`huge_pages`](Self::huge_pages): ask for transparent huge pages.
+///
+/// # Example
+///
+/// ```
+/// let arena = tickarena::FrameArena::builder()
+///     .reserve(1 << 30)
+///     .retain(16 << 20)
+///     .huge_pages(true)
+///     .build()?;
+/// assert_eq!(arena.stats().reserved, 1 << 30);
+/// # Ok::<(), tickarena::ArenaError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+#[must_use = "call .build() to get the arena"]
+pub struct FrameArenaBuilder {
+    reserve: Option<usize>,
+    retain: Option<usize>,
+    huge_pages: bool,
+}
+
+impl FrameArenaBuilder {
+    /// Reserves exactly `bytes` of address space (rounded up to a page): the
+    /// most one frame can allocate. Fails in `build` if the OS refuses.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder().reserve(1 << 20).build().unwrap();
+    /// assert!(arena.try_alloc_slice_fill_with(2 << 20, |_| 0u8).is_err());
+    /// assert!(arena.try_alloc_slice_fill_with(1 << 20, |_| 0u8).is_ok());
+    /// ```
+    pub fn reserve(mut self, bytes: usize) -> Self {
+        self.reserve = Some(bytes);
+        self
+    }
+
+    /// Keeps up to `bytes` committed across a reclaim; pages above are given
+    /// back to the OS (`madvise(MADV_DONTNEED)`) when a frame ends.
+    ///
+    /// Set it above the usual frame size so a steady frame makes no system
+    /// call, and below the burst size so a burst's memory does not stay.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arena = tickarena::FrameArena::builder().retain(1 << 20).build().unwrap();
+    /// arena.alloc_slice_fill_with(8 << 20, |_| 1u8);
+    /// arena.reset();
+    /// assert!(arena.stats().committed <= 1 << 20);
+    /// ```
+    pub fn retain(mut self, bytes: usize) -> Self {
+        self.retain = Some(bytes);
+        self
+    }
+
+    /// Asks the OS to back the arena with transparent huge pages
+    /// (`MADV_HUGEPAGE`), which saves TLB misses on large frames. A hint:
+    /// ignored where huge pages are unavailable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder().huge_pages(true).build().unwrap();
+    /// assert_eq!(*arena.alloc(5u8), 5);
+    /// ```
+    pub fn huge_pages(mut self, enabled: bool) -> Self {
+        self.huge_pages = enabled;
+        self
+    }
+
+    /// Reserves the address space and creates the arena.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::ZeroReserve`] or [`ArenaError::RetainExceedsReserve`]
+    /// for contradictory settings; [`ArenaError::ReservationRefused`] when
+    /// the OS will not reserve the address space.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let error = tickarena::FrameArena::builder().reserve(0).build().unwrap_err();
+    /// assert_eq!(error, tickarena::ArenaError::ZeroReserve);
+    /// ```
+    pub fn build(self) -> Result<FrameArena, ArenaError> {
+        let page = region::page_size();
+        let (bytes, smallest) = match self.reserve {
+            Some(0) => return Err(ArenaError::ZeroReserve),
+            Some(bytes) => {
+                let bytes = bytes
+                    .checked_next_multiple_of(page)
+                    .unwrap_or(usize::MAX & !(page - 1));
+                (bytes, bytes)
+            }
+            None => (
+                region::DEFAULT_RESERVE,
+                region::MIN_DEFAULT_RESERVE.min(region::DEFAULT_RESERVE),
+            ),
+        };
+        if let Some(retain) = self.retain
+            && retain > bytes
+        {
+            return Err(ArenaError::RetainExceedsReserve {
+                retain,
+                reserve: bytes,
+            });
+        }
+        let region = Region::reserve(ReserveRequest {
+            bytes,
+            smallest,
+            huge_pages: self.huge_pages,
+            address_limit: ADDRESS_LIMIT,
+        })
+        .map_err(|refused| ArenaError::ReservationRefused {
+            requested: bytes,
+            smallest_tried: refused.smallest_tried,
+        })?;
+        let retain = self.retain.unwrap_or(DEFAULT_RETAIN).min(region.reserved());
+        Ok(FrameArena::from_region(region, retain))
+    }
+}

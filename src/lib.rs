@@ -1,0 +1,56 @@
+//! Per-frame memory for game and event loops.
+//!
+//! A game loop builds a lot of short-lived data every tick: input actions,
+//! formatted strings, scratch vectors, per-frame maps. With the global
+//! allocator each of those is a `malloc` and a `free`. tickarena gives every
+//! frame a [`FrameArena`] instead: allocation is a pointer bump of a few
+//! instructions, and the whole frame is dropped at once by
+//! [`FrameArena::reclaim`], which the borrow checker proves safe: nothing
+//! allocated in the frame can be used after it.
+//!
+//! The arena sits on reserved virtual memory (16 GiB of address space by
+//! default, which costs nothing until used): pages are committed as a frame
+//! grows and stay committed between frames, so a steady frame makes no
+//! system call, and a burst's pages above a retained size are given back.
+//!
+//! `&FrameArena` implements the nightly [`Allocator`](core::alloc::Allocator)
+//! trait, so `Vec`, `Box`, `VecDeque`, `BTreeMap`, `Rc` and hashbrown all
+//! work in it.
+//!
+//! # Example
+//!
+//! ```
+//! #![feature(allocator_api)]
+//! use tickarena::FrameArena;
+//!
+//! let mut arena = FrameArena::new();
+//! for tick in 0..60u64 {
+//!     // Everything transient this tick goes in the arena.
+//!     let mut visible = Vec::new_in(&arena);
+//!     visible.extend((0..100u64).filter(|id| (id + tick) % 3 == 0));
+//!     let boxed = Box::new_in(tick * 2, &arena);
+//!     assert_eq!(*boxed, tick * 2);
+//!     assert!(visible.len() >= 33);
+//!     // End the frame: `visible` and `boxed` must be gone by now, or this
+//!     // line does not compile.
+//!     drop((visible, boxed));
+//!     arena = arena.reclaim();
+//! }
+//! assert_eq!(arena.stats().frames, 60);
+//! assert!(arena.stats().high_water > 0);
+//! ```
+//!
+//! # Features of the nightly toolchain used
+//!
+//! `allocator_api`, for the `Allocator` trait; callers that name it (for
+//! `Vec::new_in` and friends) enable it too.
+
+#![feature(allocator_api)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod arena;
+mod region;
+
+pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};

@@ -1,0 +1,83 @@
+//! Std collections in the arena, and drops counted: `Box::new_in` and
+//! `Vec::new_in` drop their contents, `alloc*` values are never dropped.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use tickarena::FrameArena;
+
+struct CountsDrops<'a>(&'a Cell<usize>);
+
+impl Drop for CountsDrops<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() + 1);
+    }
+}
+
+#[test]
+fn box_and_vec_drop_their_contents() {
+    let drops = Cell::new(0);
+    let arena = FrameArena::new();
+    {
+        let _boxed = Box::new_in(CountsDrops(&drops), &arena);
+        let mut v = Vec::new_in(&arena);
+        for _ in 0..100 {
+            v.push(CountsDrops(&drops));
+        }
+        v.truncate(60);
+        assert_eq!(drops.get(), 40);
+    }
+    assert_eq!(drops.get(), 101);
+}
+
+#[test]
+fn alloc_helpers_never_drop() {
+    let drops = Cell::new(0);
+    let mut arena = FrameArena::new();
+    arena.alloc(CountsDrops(&drops));
+    arena.alloc_with(|| CountsDrops(&drops));
+    arena.alloc_slice_fill_with(10, |_| CountsDrops(&drops));
+    arena.reset();
+    drop(arena);
+    assert_eq!(drops.get(), 0);
+}
+
+#[test]
+fn vecdeque_btreemap_and_rc_work() {
+    let arena = FrameArena::new();
+    let mut queue = VecDeque::new_in(&arena);
+    for i in 0..1000 {
+        queue.push_back(i);
+        if i % 3 == 0 {
+            queue.pop_front();
+        }
+    }
+    assert_eq!(queue.len(), 666);
+    let mut map = BTreeMap::new_in(&arena);
+    for i in 0..500u32 {
+        map.insert(i.wrapping_mul(2_654_435_761) % 1000, i);
+    }
+    assert!(map.keys().is_sorted());
+    let shared = Rc::new_in(vec![1, 2, 3], &arena);
+    let other = Rc::clone(&shared);
+    assert_eq!(Rc::strong_count(&other), 2);
+    assert_eq!(other.iter().sum::<i32>(), 6);
+}
+
+#[test]
+fn collections_across_many_frames() {
+    let drops = Cell::new(0);
+    let mut arena = FrameArena::builder().reserve(16 << 20).build().unwrap();
+    for frame in 0..200 {
+        let mut names = Vec::new_in(&arena);
+        for i in 0..50 {
+            names.push((Box::new_in(CountsDrops(&drops), &arena), frame * 100 + i));
+        }
+        assert_eq!(names.last().unwrap().1, frame * 100 + 49);
+        drop(names);
+        arena = arena.reclaim();
+    }
+    assert_eq!(drops.get(), 200 * 50);
+    assert!(arena.stats().high_water < 16 << 10);
+}
