@@ -45,12 +45,22 @@
 //! `allocator_api`, for the `Allocator` trait; callers that name it (for
 //! `Vec::new_in` and friends) enable it too.
 
-#![feature(allocator_api)]
+#![feature(allocator_api, try_reserve_kind)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod arena;
 mod region;
+mod string;
+mod vec_in;
 
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
+pub use string::{FromUtf8Error, String};
+#[doc(hidden)]
+pub use vec_in::{__vec_from_array_in, __vec_from_elem_in, __vec_new_in};
+
+/// The README's example, compiled and run as a doctest so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

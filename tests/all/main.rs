@@ -8,3 +8,6 @@ mod arena_errors;
 mod arena_frames;
 mod arena_model;
 mod compile_fail;
+mod string_format;
+mod string_model;
+mod string_traits;

@@ -1,0 +1,92 @@
+//! Formatting short strings, 1000 per iteration (one "frame"):
+//! `format_in!` in the frame arena against `format!` (glibc malloc),
+//! `bumpalo::format!`, and formatting into a stack buffer (the floor: the
+//! formatting work with no allocation at all). Each frame keeps its strings
+//! alive in a vector made for the frame, as frame code would.
+
+#![feature(allocator_api)]
+
+use std::fmt::Write;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tickarena::{FrameArena, format_in};
+
+const STRINGS: usize = 1000;
+
+/// A fixed buffer on the stack that `write!` fills: the no-allocation floor.
+struct StackBuffer {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl Write for StackBuffer {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+fn format_commands(c: &mut Criterion) {
+    let mut group = c.benchmark_group("format_x1000");
+    group.bench_function("tickarena_format_in", |b| {
+        let mut arena = FrameArena::new();
+        b.iter(|| {
+            {
+                let mut kept = Vec::with_capacity_in(STRINGS, &arena);
+                for i in 0..STRINGS {
+                    kept.push(format_in!(
+                        &arena,
+                        "ls -a | sed -n {}p | xargs rm -rf",
+                        black_box(i)
+                    ));
+                }
+                black_box(&kept);
+            }
+            arena.reset();
+        });
+    });
+    group.bench_function("std_format_malloc", |b| {
+        b.iter(|| {
+            let mut kept = Vec::with_capacity(STRINGS);
+            for i in 0..STRINGS {
+                kept.push(format!("ls -a | sed -n {}p | xargs rm -rf", black_box(i)));
+            }
+            black_box(&kept);
+        });
+    });
+    group.bench_function("bumpalo_format", |b| {
+        let mut bump = bumpalo::Bump::new();
+        b.iter(|| {
+            {
+                let mut kept = bumpalo::collections::Vec::with_capacity_in(STRINGS, &bump);
+                for i in 0..STRINGS {
+                    kept.push(bumpalo::format!(in &bump, "ls -a | sed -n {}p | xargs rm -rf", black_box(i)));
+                }
+                black_box(&kept);
+            }
+            bump.reset();
+        });
+    });
+    group.bench_function("stack_buffer_floor", |b| {
+        b.iter(|| {
+            for i in 0..STRINGS {
+                let mut buffer = StackBuffer {
+                    bytes: [0; 64],
+                    len: 0,
+                };
+                write!(buffer, "ls -a | sed -n {}p | xargs rm -rf", black_box(i)).unwrap();
+                black_box(&buffer.bytes[..buffer.len]);
+            }
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, format_commands);
+criterion_main!(benches);

@@ -1,0 +1,594 @@
+//! [`String<A>`]: the std `String` API over any [`Allocator`], so frame code
+//! can build text in the [`FrameArena`](crate::FrameArena) for the cost of a
+//! bump.
+//!
+//! It wraps a `Vec<u8, A>` whose bytes are always valid UTF-8. Growth goes
+//! through `try_reserve`, so when the allocator refuses (an exhausted arena,
+//! say) the infallible methods panic with a message that says so instead of
+//! aborting the process, and the `try_*` methods return the error.
+
+mod format;
+mod from_utf8_error;
+mod traits;
+
+use core::alloc::Allocator;
+use core::{fmt, str};
+use std::alloc::Global;
+use std::collections::TryReserveError;
+
+pub use from_utf8_error::FromUtf8Error;
+
+/// A growable UTF-8 string in allocator `A`: `std::string::String` for any
+/// allocator, the arena first of all.
+///
+/// Create one with [`format_in!`](crate::format_in),
+/// [`String::from_str_in`] or [`String::new_in`]; it dereferences to `str`,
+/// implements `fmt::Write`, `Display`, `Debug`, `Hash` (like `str`), and
+/// compares with `str`, `&str` and `std::string::String`.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, String};
+///
+/// let arena = FrameArena::new();
+/// let mut line = String::new_in(&arena);
+/// line.push_str("hp ");
+/// line += "42";
+/// line.push('/');
+/// line.extend(['9', '9']);
+/// assert_eq!(line, "hp 42/99");
+/// assert!(line.starts_with("hp"));
+/// ```
+pub struct String<A: Allocator = Global> {
+    vec: Vec<u8, A>,
+}
+
+impl String {
+    /// Creates an empty string on the global allocator, without allocating.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let s = tickarena::String::new();
+    /// assert!(s.is_empty());
+    /// ```
+    pub const fn new() -> String {
+        String { vec: Vec::new() }
+    }
+}
+
+impl<A: Allocator> String<A> {
+    /// Creates an empty string in `alloc`, without allocating.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let s = tickarena::String::new_in(&arena);
+    /// assert_eq!((s.len(), s.capacity()), (0, 0));
+    /// ```
+    pub const fn new_in(alloc: A) -> String<A> {
+        String {
+            vec: Vec::new_in(alloc),
+        }
+    }
+
+    /// Creates an empty string in `alloc` with room for `capacity` bytes.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve `capacity` bytes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let s = tickarena::String::with_capacity_in(100, &arena);
+    /// assert!(s.capacity() >= 100);
+    /// ```
+    #[track_caller]
+    pub fn with_capacity_in(capacity: usize, alloc: A) -> String<A> {
+        let mut string = String::new_in(alloc);
+        string.reserve(capacity);
+        string
+    }
+
+    /// Copies `s` into a new string in `alloc`, with capacity exactly `s.len()`.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve `s.len()` bytes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let s = tickarena::String::from_str_in("spawn", &arena);
+    /// assert_eq!((s.as_str(), s.capacity()), ("spawn", 5));
+    /// ```
+    #[track_caller]
+    pub fn from_str_in(s: &str, alloc: A) -> String<A> {
+        let mut string = String::new_in(alloc);
+        string.grow_or_panic(s.len(), Growth::Exact);
+        string.vec.extend_from_slice(s.as_bytes());
+        string
+    }
+
+    /// Turns UTF-8 bytes into a string without copying.
+    ///
+    /// # Errors
+    ///
+    /// [`FromUtf8Error`] (which gives the bytes back) if `bytes` is not UTF-8.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// #![feature(allocator_api)]
+    /// let arena = tickarena::FrameArena::new();
+    /// let bytes = tickarena::vec_in![&arena; b'o', b'k'];
+    /// assert_eq!(tickarena::String::from_utf8(bytes).unwrap(), "ok");
+    /// let bad = tickarena::vec_in![&arena; 0xFF];
+    /// assert_eq!(tickarena::String::from_utf8(bad).unwrap_err().into_bytes(), [0xFF]);
+    /// ```
+    pub fn from_utf8(bytes: Vec<u8, A>) -> Result<String<A>, FromUtf8Error<A>> {
+        match str::from_utf8(&bytes) {
+            Ok(_) => Ok(String { vec: bytes }),
+            Err(error) => Err(FromUtf8Error::new(bytes, error)),
+        }
+    }
+
+    /// Appends one character.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve the growth.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::new();
+    /// s.push('é');
+    /// assert_eq!((s.as_str(), s.len()), ("é", 2));
+    /// ```
+    #[track_caller]
+    pub fn push(&mut self, ch: char) {
+        match ch.len_utf8() {
+            1 => {
+                self.reserve(1);
+                self.vec.push(ch as u8);
+            }
+            _ => self.push_str(ch.encode_utf8(&mut [0; 4])),
+        }
+    }
+
+    /// Appends `s`.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve the growth (see
+    /// [`try_push_str`](Self::try_push_str)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::new();
+    /// s.push_str("ab");
+    /// s.push_str("c");
+    /// assert_eq!(s, "abc");
+    /// ```
+    #[track_caller]
+    pub fn push_str(&mut self, s: &str) {
+        self.reserve(s.len());
+        self.vec.extend_from_slice(s.as_bytes());
+    }
+
+    /// Appends `s`, or returns an error and leaves the string unchanged if
+    /// the allocator cannot serve the growth.
+    ///
+    /// # Errors
+    ///
+    /// [`TryReserveError`] when the allocator refuses or the length overflows.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder().reserve(4096).build().unwrap();
+    /// let mut s = tickarena::String::new_in(&arena);
+    /// assert!(s.try_push_str("fits").is_ok());
+    /// assert!(s.try_push_str(&"x".repeat(8192)).is_err());
+    /// assert_eq!(s, "fits");
+    /// ```
+    pub fn try_push_str(&mut self, s: &str) -> Result<(), TryReserveError> {
+        self.vec.try_reserve(s.len())?;
+        self.vec.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+
+    /// Inserts `ch` at byte index `idx`.
+    ///
+    /// # Panics
+    ///
+    /// If `idx` is past the end or not on a char boundary, or the allocator
+    /// cannot serve the growth.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("ac");
+    /// s.insert(1, 'b');
+    /// assert_eq!(s, "abc");
+    /// ```
+    #[track_caller]
+    pub fn insert(&mut self, idx: usize, ch: char) {
+        self.insert_str(idx, ch.encode_utf8(&mut [0; 4]));
+    }
+
+    /// Inserts `s` at byte index `idx`.
+    ///
+    /// # Panics
+    ///
+    /// If `idx` is past the end or not on a char boundary, or the allocator
+    /// cannot serve the growth.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("ls | rm");
+    /// s.insert_str(2, " -a");
+    /// assert_eq!(s, "ls -a | rm");
+    /// ```
+    #[track_caller]
+    pub fn insert_str(&mut self, idx: usize, s: &str) {
+        assert!(
+            self.is_char_boundary(idx),
+            "byte index {idx} is not a char boundary of a string of length {}",
+            self.len()
+        );
+        self.push_str(s);
+        self.vec[idx..].rotate_right(s.len());
+    }
+
+    /// Removes the last character and returns it, or `None` if empty.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("añ");
+    /// assert_eq!(s.pop(), Some('ñ'));
+    /// assert_eq!(s.pop(), Some('a'));
+    /// assert_eq!(s.pop(), None);
+    /// ```
+    pub fn pop(&mut self) -> Option<char> {
+        let ch = self.chars().next_back()?;
+        self.vec.truncate(self.len() - ch.len_utf8());
+        Some(ch)
+    }
+
+    /// Removes the character at byte index `idx` and returns it.
+    ///
+    /// # Panics
+    ///
+    /// If `idx` is not the start of a character of the string.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("a→b");
+    /// assert_eq!(s.remove(1), '→');
+    /// assert_eq!(s, "ab");
+    /// ```
+    #[track_caller]
+    pub fn remove(&mut self, idx: usize) -> char {
+        let Some(ch) = self.get(idx..).and_then(|rest| rest.chars().next()) else {
+            panic!(
+                "cannot remove a char at byte index {idx} of a string of length {}",
+                self.len()
+            )
+        };
+        self.vec.drain(idx..idx + ch.len_utf8());
+        ch
+    }
+
+    /// Shortens the string to `new_len` bytes; does nothing if it is longer
+    /// than the string.
+    ///
+    /// # Panics
+    ///
+    /// If `new_len` is not on a char boundary.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("entity 42");
+    /// s.truncate(6);
+    /// assert_eq!(s, "entity");
+    /// ```
+    #[track_caller]
+    pub fn truncate(&mut self, new_len: usize) {
+        if new_len < self.len() {
+            assert!(
+                self.is_char_boundary(new_len),
+                "new length {new_len} is not a char boundary"
+            );
+            self.vec.truncate(new_len);
+        }
+    }
+
+    /// Empties the string, keeping its capacity.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("x");
+    /// s.clear();
+    /// assert!(s.is_empty() && s.capacity() >= 1);
+    /// ```
+    pub fn clear(&mut self) {
+        self.vec.clear();
+    }
+
+    /// Keeps only the characters for which `keep` returns `true`, in order.
+    ///
+    /// If `keep` panics, the string keeps the characters already accepted and
+    /// loses the rest (as std's `String::retain` does); it stays valid UTF-8.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("a1b2ç3");
+    /// s.retain(|c| !c.is_ascii_digit());
+    /// assert_eq!(s, "abç");
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(char) -> bool) {
+        /// Truncates to the accepted prefix when dropped, even on a panic
+        /// in `keep`, so the bytes left are always whole characters.
+        struct Compacting<'a, A: Allocator> {
+            vec: &'a mut Vec<u8, A>,
+            written: usize,
+        }
+        impl<A: Allocator> Drop for Compacting<'_, A> {
+            fn drop(&mut self) {
+                self.vec.truncate(self.written);
+            }
+        }
+        let len = self.len();
+        let mut compacting = Compacting {
+            vec: &mut self.vec,
+            written: 0,
+        };
+        let mut read = 0;
+        while read < len {
+            // Bytes from `read` on are untouched, so they are whole characters.
+            let width = utf8_width(compacting.vec[read]);
+            let ch = str::from_utf8(&compacting.vec[read..read + width])
+                .ok()
+                .and_then(|c| c.chars().next())
+                .expect("the unread tail of a String is valid UTF-8");
+            if keep(ch) {
+                let written = compacting.written;
+                compacting.vec.copy_within(read..read + width, written);
+                compacting.written += width;
+            }
+            read += width;
+        }
+    }
+
+    /// Makes room for at least `additional` more bytes.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve the growth or the length overflows,
+    /// with a message that names the bytes asked for.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::new();
+    /// s.reserve(64);
+    /// assert!(s.capacity() >= 64);
+    /// ```
+    #[track_caller]
+    pub fn reserve(&mut self, additional: usize) {
+        if self.vec.capacity() - self.vec.len() < additional {
+            self.grow_or_panic(additional, Growth::Amortized);
+        }
+    }
+
+    /// Grows the buffer, or panics with a message that says what was refused.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn grow_or_panic(&mut self, additional: usize, growth: Growth) {
+        let result = match growth {
+            Growth::Amortized => self.vec.try_reserve(additional),
+            Growth::Exact => self.vec.try_reserve_exact(additional),
+        };
+        if let Err(error) = result {
+            panic!(
+                "tickarena::String could not grow by {additional} bytes (length {}): {error}; \
+                 if it lives in a FrameArena, raise FrameArena::builder().reserve(bytes)",
+                self.len()
+            );
+        }
+    }
+
+    /// Makes room for at least `additional` more bytes, or returns an error.
+    ///
+    /// # Errors
+    ///
+    /// [`TryReserveError`] when the allocator refuses or the length overflows.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::new();
+    /// assert!(s.try_reserve(16).is_ok());
+    /// assert!(s.try_reserve(usize::MAX).is_err());
+    /// ```
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
+        self.vec.try_reserve(additional)
+    }
+
+    /// Gives unused capacity back to the allocator (in place at the top of a
+    /// `FrameArena`).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let mut s = tickarena::String::with_capacity_in(100, &arena);
+    /// s.push_str("short");
+    /// s.shrink_to_fit();
+    /// assert_eq!((s.capacity(), arena.used()), (5, 5));
+    /// ```
+    pub fn shrink_to_fit(&mut self) {
+        self.vec.shrink_to_fit();
+    }
+
+    /// Length in bytes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::String::from("né").len(), 3);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.vec.len()
+    }
+
+    /// Bytes the string can hold without growing.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// assert_eq!(tickarena::String::with_capacity_in(10, &arena).capacity(), 10);
+    /// ```
+    pub fn capacity(&self) -> usize {
+        self.vec.capacity()
+    }
+
+    /// Whether the string has no bytes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert!(tickarena::String::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.vec.is_empty()
+    }
+
+    /// The contents as a `&str`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let s = tickarena::String::from("id");
+    /// let view: &str = s.as_str();
+    /// assert_eq!(view, "id");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        // SAFETY: every method keeps the bytes valid UTF-8 (the type's invariant).
+        unsafe { str::from_utf8_unchecked(&self.vec) }
+    }
+
+    /// The contents as a `&mut str`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("up");
+    /// s.as_mut_str().make_ascii_uppercase();
+    /// assert_eq!(s, "UP");
+    /// ```
+    pub fn as_mut_str(&mut self) -> &mut str {
+        // SAFETY: the bytes are valid UTF-8, and `&mut str` only allows
+        // changes that keep them so.
+        unsafe { str::from_utf8_unchecked_mut(&mut self.vec) }
+    }
+
+    /// The contents as bytes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::String::from("hi").as_bytes(), b"hi");
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.vec
+    }
+
+    /// Turns the string into its bytes, without copying.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let bytes = tickarena::String::from("hi").into_bytes();
+    /// assert_eq!(bytes, b"hi");
+    /// ```
+    pub fn into_bytes(self) -> Vec<u8, A> {
+        self.vec
+    }
+
+    /// Turns the string into a `Box<str, A>`, giving spare capacity back.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let boxed = tickarena::format_in!(&arena, "{}-{}", 1, 2).into_boxed_str();
+    /// assert_eq!(&*boxed, "1-2");
+    /// ```
+    pub fn into_boxed_str(self) -> Box<str, A> {
+        let (bytes, alloc) = Box::into_raw_with_allocator(self.vec.into_boxed_slice());
+        // SAFETY: the bytes are valid UTF-8, and `str` has the layout of
+        // `[u8]`, so the box can be reinterpreted with the same allocator.
+        unsafe { Box::from_raw_in(bytes as *mut str, alloc) }
+    }
+
+    /// The allocator the string lives in.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let s = tickarena::String::new_in(&arena);
+    /// assert!(std::ptr::eq(*s.allocator(), &arena));
+    /// ```
+    pub fn allocator(&self) -> &A {
+        self.vec.allocator()
+    }
+}
+
+/// How [`String::grow_or_panic`] sizes the new buffer.
+#[derive(Clone, Copy)]
+enum Growth {
+    /// Room for later pushes too (doubling), as `Vec::reserve`.
+    Amortized,
+    /// Exactly what is asked for, as `Vec::reserve_exact`.
+    Exact,
+}
+
+/// Bytes in the UTF-8 character that starts with `lead`.
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0x00..0x80 => 1,
+        0xC0..0xE0 => 2,
+        0xE0..0xF0 => 3,
+        _ => 4,
+    }
+}
+
+impl<A: Allocator> fmt::Write for String<A> {
+    /// Appends `s`; returns `fmt::Error` (instead of panicking) when the
+    /// allocator cannot serve the growth.
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.try_push_str(s).map_err(|_| fmt::Error)
+    }
+
+    fn write_char(&mut self, ch: char) -> fmt::Result {
+        self.write_str(ch.encode_utf8(&mut [0; 4]))
+    }
+}
