@@ -52,11 +52,18 @@
 
 mod arena;
 mod region;
+mod segmented;
 mod string;
 mod vec_in;
 
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
+pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
+
+/// Iterators of [`SegmentedList`].
+pub mod segmented_iter {
+    pub use crate::segmented::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
+}
 #[doc(hidden)]
 pub use vec_in::{__vec_from_array_in, __vec_from_elem_in, __vec_new_in};
 

@@ -1,0 +1,132 @@
+//! The storage of a segmented list: which segments exist and where, apart
+//! from which elements are initialised (like std's `RawVec` beside `Vec`).
+
+use core::alloc::{Allocator, Layout};
+use core::ptr::{self, NonNull};
+use std::collections::{TryReserveError, TryReserveErrorKind};
+
+use super::index::{MAX_SEGMENTS, segment_len, segment_of, segment_start};
+
+/// Segments `0..allocated`, each a block of `segment_len(k)` elements from `A`.
+///
+/// The table keeps each segment's base pointer *biased* by the segment's
+/// first index: `biased[k] = base_k - segment_start(k)` elements (wrapping
+/// arithmetic, never dereferenced), so the address of element `i` is
+/// `biased[segment_of(i)] + i`: one table load, one multiply-add.
+pub(crate) struct SegmentTable<T, A: Allocator> {
+    biased: [*mut T; MAX_SEGMENTS],
+    allocated: usize,
+    alloc: A,
+}
+
+impl<T, A: Allocator> SegmentTable<T, A> {
+    const IS_ZST: bool = size_of::<T>() == 0;
+
+    pub(crate) const fn new_in(alloc: A) -> Self {
+        SegmentTable {
+            biased: [ptr::null_mut(); MAX_SEGMENTS],
+            allocated: 0,
+            alloc,
+        }
+    }
+
+    pub(crate) fn allocator(&self) -> &A {
+        &self.alloc
+    }
+
+    /// Segments allocated so far (always a prefix `0..allocated`).
+    #[inline(always)]
+    pub(crate) fn allocated(&self) -> usize {
+        self.allocated
+    }
+
+    /// Elements the allocated segments hold; zero-sized elements need none.
+    #[inline(always)]
+    pub(crate) fn capacity(&self) -> usize {
+        if Self::IS_ZST {
+            usize::MAX
+        } else {
+            segment_start(self.allocated)
+        }
+    }
+
+    /// Address of element `i`, which must be below [`capacity`](Self::capacity).
+    #[inline(always)]
+    pub(crate) fn element_ptr(&self, i: usize) -> *mut T {
+        if Self::IS_ZST {
+            return NonNull::dangling().as_ptr();
+        }
+        debug_assert!(
+            i < self.capacity(),
+            "expected index {i} below the capacity {}",
+            self.capacity()
+        );
+        let k = segment_of(i);
+        // SAFETY: `i < capacity` means segment `k` is allocated, so
+        // `k < allocated <= MAX_SEGMENTS`: in bounds.
+        let biased = unsafe { *self.biased.get_unchecked(k) };
+        biased.wrapping_add(i)
+    }
+
+    /// First element of segment `k`, which must be allocated.
+    #[inline(always)]
+    pub(crate) fn segment_base(&self, k: usize) -> *mut T {
+        if Self::IS_ZST {
+            return NonNull::dangling().as_ptr();
+        }
+        self.biased[k].wrapping_add(segment_start(k))
+    }
+
+    /// One past the last element of segment `k`, which must be allocated.
+    #[inline(always)]
+    pub(crate) fn segment_end(&self, k: usize) -> *mut T {
+        self.biased[k].wrapping_add(segment_start(k + 1))
+    }
+
+    /// Allocates the next segment.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn try_grow(&mut self) -> Result<(), TryReserveError> {
+        let k = self.allocated;
+        if Self::IS_ZST {
+            return Ok(());
+        }
+        if k == MAX_SEGMENTS {
+            return Err(TryReserveErrorKind::CapacityOverflow.into());
+        }
+        let layout = Layout::array::<T>(segment_len(k))
+            .map_err(|_| TryReserveError::from(TryReserveErrorKind::CapacityOverflow))?;
+        let block = self.alloc.allocate(layout).map_err(|_| {
+            TryReserveError::from(TryReserveErrorKind::AllocError {
+                layout,
+                non_exhaustive: (),
+            })
+        })?;
+        self.biased[k] = block.cast::<T>().as_ptr().wrapping_sub(segment_start(k));
+        self.allocated = k + 1;
+        Ok(())
+    }
+
+    /// The table of biased bases, for iterators that walk segments without
+    /// borrowing the list.
+    #[inline(always)]
+    pub(crate) fn biased(&self) -> &[*mut T; MAX_SEGMENTS] {
+        &self.biased
+    }
+}
+
+impl<T, A: Allocator> Drop for SegmentTable<T, A> {
+    fn drop(&mut self) {
+        if Self::IS_ZST {
+            return;
+        }
+        // Newest first, so an arena gets each segment back at its top.
+        for k in (0..self.allocated).rev() {
+            let layout = Layout::array::<T>(segment_len(k)).expect("allocated with this layout");
+            let base = NonNull::new(self.segment_base(k)).expect("allocated segments are not null");
+            // SAFETY: segment `k` was allocated from `alloc` with this layout
+            // and is freed once; the list dropped its elements already.
+            unsafe { self.alloc.deallocate(base.cast(), layout) };
+        }
+    }
+}
