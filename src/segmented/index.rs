@@ -7,12 +7,41 @@
 
 #![forbid(unsafe_code)]
 
+use core::num::NonZeroUsize;
+
 /// Elements in segment 0; each later segment holds twice the one before.
 pub(crate) const FIRST_SEGMENT_LEN: usize = 8;
 
 /// Segments enough for any `usize` index: segment `usize::BITS - 4` is the
 /// last one whose first index fits in a `usize`.
 pub(crate) const MAX_SEGMENTS: usize = usize::BITS as usize - 3;
+
+/// Slots in the table of segment bases: one per possible `ilog2` of a
+/// `usize` (0 to `usize::BITS - 1`).
+pub(crate) const SLOTS: usize = usize::BITS as usize;
+
+/// The table slot that holds the base of the segment of index `i`:
+/// `ilog2(i + 8)`, which is the segment number plus 3. Indexing the table by
+/// it saves the subtraction, and an `ilog2` is below `usize::BITS`, so a
+/// table of [`SLOTS`] entries needs no bounds check. `i + 8` is never zero
+/// for `i <= usize::MAX - 8`, so the compiler emits a bare `bsr`/`lzcnt`.
+#[inline(always)]
+pub(crate) const fn slot_of_index(i: usize) -> usize {
+    debug_assert!(
+        i <= usize::MAX - FIRST_SEGMENT_LEN,
+        "index beyond the last segment"
+    );
+    match NonZeroUsize::new(i.wrapping_add(FIRST_SEGMENT_LEN)) {
+        Some(biased) => biased.ilog2() as usize,
+        None => 0,
+    }
+}
+
+/// The table slot of segment `k` (see [`slot_of_index`]).
+#[inline(always)]
+pub(crate) const fn slot_of_segment(k: usize) -> usize {
+    k + FIRST_SEGMENT_LEN.trailing_zeros() as usize
+}
 
 /// Elements in segment `k`.
 #[inline(always)]
@@ -73,6 +102,16 @@ mod tests {
             }
             assert_eq!(segment_of(i), k, "index {i}");
             assert_eq!(segment_start(k), start, "segment {k}");
+        }
+    }
+
+    #[test]
+    fn slots_of_indices_agree_with_slots_of_segments() {
+        let limit = if cfg!(miri) { 2_000 } else { 1 << 20 };
+        for i in (0..limit).chain(usize::MAX - 100_000..=usize::MAX - 8) {
+            let slot = slot_of_index(i);
+            assert_eq!(slot, slot_of_segment(segment_of(i)), "index {i}");
+            assert!(slot < SLOTS);
         }
     }
 

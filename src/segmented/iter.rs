@@ -8,13 +8,13 @@ use core::marker::PhantomData;
 use core::{fmt, mem, slice};
 
 use super::SegmentedList;
-use super::index::{MAX_SEGMENTS, segment_of, segment_start};
+use super::index::{SLOTS, segment_of, segment_start, slot_of_segment};
 
 /// The filled segments of a list, as (first element, filled length) pairs,
 /// from both ends. Borrows nothing itself: the typed iterators below carry
 /// the lifetime.
 struct RawSegments<T> {
-    biased: *const [*mut T; MAX_SEGMENTS],
+    biased: *const [*mut T; SLOTS],
     len: usize,
     /// Segments `front..back` are still to be yielded.
     front: usize,
@@ -22,7 +22,7 @@ struct RawSegments<T> {
 }
 
 impl<T> RawSegments<T> {
-    fn new(biased: &[*mut T; MAX_SEGMENTS], len: usize) -> Self {
+    fn new(biased: &[*mut T; SLOTS], len: usize) -> Self {
         let filled = if len == 0 { 0 } else { segment_of(len - 1) + 1 };
         RawSegments {
             biased,
@@ -41,7 +41,7 @@ impl<T> RawSegments<T> {
         }
         // SAFETY: `biased` points into the table of a list borrowed for as
         // long as the typed iterator that owns this lives.
-        let biased = unsafe { (*self.biased)[k] };
+        let biased = unsafe { (*self.biased)[slot_of_segment(k)] };
         (biased.wrapping_add(start), filled)
     }
 
@@ -82,7 +82,7 @@ pub struct Segments<'a, T> {
 }
 
 impl<'a, T> Segments<'a, T> {
-    pub(super) fn new(biased: &'a [*mut T; MAX_SEGMENTS], len: usize) -> Self {
+    pub(super) fn new(biased: &'a [*mut T; SLOTS], len: usize) -> Self {
         Segments {
             raw: RawSegments::new(biased, len),
             _borrow: PhantomData,
@@ -132,7 +132,7 @@ pub struct SegmentsMut<'a, T> {
 }
 
 impl<'a, T> SegmentsMut<'a, T> {
-    pub(super) fn new(biased: &'a [*mut T; MAX_SEGMENTS], len: usize) -> Self {
+    pub(super) fn new(biased: &'a [*mut T; SLOTS], len: usize) -> Self {
         SegmentsMut {
             raw: RawSegments::new(biased, len),
             _borrow: PhantomData,

@@ -43,15 +43,18 @@ pub use iter::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
 /// }
 /// let first: *const u64 = &entities[0];
 /// entities.extend(100..100_000);
-/// assert_eq!(unsafe { *first }, 0); // growth never moved it
+/// // SAFETY: element 0 is still in the list, and growth never moves it.
+/// assert_eq!(unsafe { *first }, 0);
 /// assert_eq!(entities.iter().sum::<u64>(), (0..100_000).sum());
 /// ```
 pub struct SegmentedList<T, A: Allocator = Global> {
-    /// Where the next `push` writes; equal to `write_end` when the next
-    /// push needs a new segment (or `len == capacity`).
-    write: *mut T,
-    /// End of the segment `write` points into.
-    write_end: *mut T,
+    /// Biased base (see `SegmentTable`) of the segment that index `len`
+    /// falls in, so the next `push` writes at `write_base + len`; null when
+    /// that segment is not allocated yet.
+    write_base: *mut T,
+    /// First index past that segment; equal to `len` when the next push
+    /// needs a new segment, which sends `push` down its slow path.
+    segment_end: usize,
     len: usize,
     table: SegmentTable<T, A>,
     /// The list owns its `T`s (for the drop checker).
@@ -94,8 +97,8 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// ```
     pub const fn new_in(alloc: A) -> Self {
         SegmentedList {
-            write: ptr::null_mut(),
-            write_end: ptr::null_mut(),
+            write_base: ptr::null_mut(),
+            segment_end: 0,
             len: 0,
             table: SegmentTable::new_in(alloc),
             _owns: PhantomData,
@@ -194,13 +197,11 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     #[inline]
     #[track_caller]
     pub fn push(&mut self, value: T) {
-        if self.write != self.write_end {
-            // SAFETY: `write` is inside an allocated segment, at index `len`
-            // (not initialised), and below the segment's end.
-            unsafe {
-                self.write.write(value);
-                self.write = self.write.add(1);
-            }
+        if self.len != self.segment_end {
+            // SAFETY: `len < segment_end`, so index `len` lies in the
+            // allocated segment `write_base` is biased for, and it is not
+            // initialised yet.
+            unsafe { self.write_base.wrapping_add(self.len).write(value) };
             self.len += 1;
         } else {
             self.push_at_segment_end(value);
@@ -219,6 +220,7 @@ impl<T, A: Allocator> SegmentedList<T, A> {
             );
             core::mem::forget(value);
             self.len += 1;
+            self.segment_end = self.len;
             return;
         }
         if self.len == self.capacity() {
@@ -248,11 +250,12 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     #[inline]
     fn reposition(&mut self) {
         if !Self::IS_ZST && self.len < self.capacity() {
-            self.write = self.table.element_ptr(self.len);
-            self.write_end = self.table.segment_end(segment_of(self.len));
+            let k = segment_of(self.len);
+            self.write_base = self.table.biased_base(k);
+            self.segment_end = segment_start(k + 1);
         } else {
-            self.write = ptr::null_mut();
-            self.write_end = ptr::null_mut();
+            self.write_base = ptr::null_mut();
+            self.segment_end = self.len;
         }
     }
 

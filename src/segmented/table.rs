@@ -5,16 +5,19 @@ use core::alloc::{Allocator, Layout};
 use core::ptr::{self, NonNull};
 use std::collections::{TryReserveError, TryReserveErrorKind};
 
-use super::index::{MAX_SEGMENTS, segment_len, segment_of, segment_start};
+use super::index::{
+    MAX_SEGMENTS, SLOTS, segment_len, segment_start, slot_of_index, slot_of_segment,
+};
 
 /// Segments `0..allocated`, each a block of `segment_len(k)` elements from `A`.
 ///
 /// The table keeps each segment's base pointer *biased* by the segment's
-/// first index: `biased[k] = base_k - segment_start(k)` elements (wrapping
-/// arithmetic, never dereferenced), so the address of element `i` is
-/// `biased[segment_of(i)] + i`: one table load, one multiply-add.
+/// first index (`base_k - segment_start(k)` elements, wrapping arithmetic,
+/// never dereferenced), in the slot `leading_zeros(i + 8)` of its indices
+/// `i`, so the address of element `i` is `biased[slot_of_index(i)] + i`: a
+/// leading-zeros count, one table load, one multiply-add, no bounds check.
 pub(crate) struct SegmentTable<T, A: Allocator> {
-    biased: [*mut T; MAX_SEGMENTS],
+    biased: [*mut T; SLOTS],
     allocated: usize,
     alloc: A,
 }
@@ -24,7 +27,7 @@ impl<T, A: Allocator> SegmentTable<T, A> {
 
     pub(crate) const fn new_in(alloc: A) -> Self {
         SegmentTable {
-            biased: [ptr::null_mut(); MAX_SEGMENTS],
+            biased: [ptr::null_mut(); SLOTS],
             allocated: 0,
             alloc,
         }
@@ -61,11 +64,13 @@ impl<T, A: Allocator> SegmentTable<T, A> {
             "expected index {i} below the capacity {}",
             self.capacity()
         );
-        let k = segment_of(i);
-        // SAFETY: `i < capacity` means segment `k` is allocated, so
-        // `k < allocated <= MAX_SEGMENTS`: in bounds.
-        let biased = unsafe { *self.biased.get_unchecked(k) };
-        biased.wrapping_add(i)
+        // SAFETY: `i < capacity <= segment_start(MAX_SEGMENTS) = usize::MAX - 7`
+        // (all segments allocated), so `i + 8` does not wrap: this lets the
+        // compiler drop the zero case of the `ilog2` in `slot_of_index`.
+        unsafe { core::hint::assert_unchecked(i < usize::MAX - 7) };
+        // `i < capacity` means the segment of `i` is allocated, so its slot
+        // holds its biased base, which `+ i` brings back inside the segment.
+        self.biased[slot_of_index(i)].wrapping_add(i)
     }
 
     /// First element of segment `k`, which must be allocated.
@@ -74,13 +79,14 @@ impl<T, A: Allocator> SegmentTable<T, A> {
         if Self::IS_ZST {
             return NonNull::dangling().as_ptr();
         }
-        self.biased[k].wrapping_add(segment_start(k))
+        self.biased[slot_of_segment(k)].wrapping_add(segment_start(k))
     }
 
-    /// One past the last element of segment `k`, which must be allocated.
+    /// The biased base of segment `k`, which must be allocated: element `i`
+    /// of the segment is at `biased_base(k) + i`.
     #[inline(always)]
-    pub(crate) fn segment_end(&self, k: usize) -> *mut T {
-        self.biased[k].wrapping_add(segment_start(k + 1))
+    pub(crate) fn biased_base(&self, k: usize) -> *mut T {
+        self.biased[slot_of_segment(k)]
     }
 
     /// Allocates the next segment.
@@ -102,7 +108,7 @@ impl<T, A: Allocator> SegmentTable<T, A> {
                 non_exhaustive: (),
             })
         })?;
-        self.biased[k] = block.cast::<T>().as_ptr().wrapping_sub(segment_start(k));
+        self.biased[slot_of_segment(k)] = block.cast::<T>().as_ptr().wrapping_sub(segment_start(k));
         self.allocated = k + 1;
         Ok(())
     }
@@ -110,7 +116,7 @@ impl<T, A: Allocator> SegmentTable<T, A> {
     /// The table of biased bases, for iterators that walk segments without
     /// borrowing the list.
     #[inline(always)]
-    pub(crate) fn biased(&self) -> &[*mut T; MAX_SEGMENTS] {
+    pub(crate) fn biased(&self) -> &[*mut T; SLOTS] {
         &self.biased
     }
 }
