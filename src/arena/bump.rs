@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn exhaustive_small_cases_agree_with_a_checked_model() {
         // Miri interprets every step: a smaller square there.
-        let span = if cfg!(miri) { 12 } else { 70 };
+        let span = if cfg!(miri) { 8 } else { 70 };
         for top in 0..200usize.min(span * 3) {
             for limit in top..top + span {
                 for align_log in 0..7 {

@@ -195,7 +195,8 @@ impl FrameArena {
     }
 
     /// Clones every element of `src` into the arena. The clones are never
-    /// dropped.
+    /// dropped: clones that own heap memory (a `String`, a `Vec`) leak it,
+    /// so keep this to types without a destructor or use `Vec::new_in`.
     ///
     /// # Panics
     ///
@@ -205,8 +206,9 @@ impl FrameArena {
     ///
     /// ```
     /// let arena = tickarena::FrameArena::new();
-    /// let names = arena.alloc_slice_clone(&["a".to_string(), "b".to_string()]);
-    /// assert_eq!(names.concat(), "ab");
+    /// let spans = arena.alloc_slice_clone(&[0..3, 5..8]);
+    /// spans[1].start += 1;
+    /// assert_eq!(spans, &[0..3, 6..8]);
     /// ```
     #[inline]
     #[track_caller]
@@ -225,7 +227,7 @@ impl FrameArena {
     ///
     /// ```
     /// let arena = tickarena::FrameArena::new();
-    /// assert_eq!(arena.try_alloc_slice_clone(&[vec![1]]).unwrap()[0], [1]);
+    /// assert_eq!(arena.try_alloc_slice_clone(&[1..2]).unwrap(), &[1..2]);
     /// ```
     #[inline]
     pub fn try_alloc_slice_clone<T: Clone>(&self, src: &[T]) -> Result<&mut [T], AllocError> {

@@ -16,7 +16,7 @@ use core::alloc::Allocator;
 use core::marker::PhantomData;
 use core::ptr;
 use std::alloc::Global;
-use std::collections::TryReserveError;
+use std::collections::{TryReserveError, TryReserveErrorKind};
 
 use index::{segment_of, segment_start};
 use table::SegmentTable;
@@ -410,15 +410,15 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// assert!(list.try_reserve(usize::MAX).is_err());
     /// ```
     pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
-        let needed = self.len.checked_add(additional);
+        let Some(needed) = self.len.checked_add(additional) else {
+            return Err(TryReserveErrorKind::CapacityOverflow.into());
+        };
         let result = loop {
-            match needed {
-                Some(needed) if needed <= self.capacity() => break Ok(()),
-                _ => {
-                    if let Err(error) = self.table.try_grow() {
-                        break Err(error);
-                    }
-                }
+            if needed <= self.capacity() {
+                break Ok(());
+            }
+            if let Err(error) = self.table.try_grow() {
+                break Err(error);
             }
         };
         self.reposition();

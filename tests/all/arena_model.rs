@@ -1,172 +1,26 @@
-//! Random alloc / grow / shrink / dealloc / reclaim sequences with random
-//! layouts, checked against a model of the live allocations: each is
-//! aligned, inside the reservation, disjoint from the others, and keeps its
-//! bytes.
-
-use core::alloc::{Allocator, Layout};
-use core::ptr::NonNull;
+//! The arena against its model (`tests/models/arena.rs`) on random
+//! operation sequences.
 
 use proptest::prelude::*;
-use tickarena::FrameArena;
 
-const RESERVE: usize = 1 << 20;
-
-#[derive(Clone, Debug)]
-enum Op {
-    Alloc {
-        size: usize,
-        align_log: u32,
-    },
-    Grow {
-        pick: usize,
-        extra: usize,
-        align_log: u32,
-    },
-    Shrink {
-        pick: usize,
-        keep: usize,
-    },
-    Dealloc {
-        pick: usize,
-    },
-    Reclaim,
-}
+use crate::models::arena::{Op, run};
 
 fn op() -> impl Strategy<Value = Op> {
-    let size = prop_oneof![8 => 0usize..300, 1 => 0usize..200_000];
     prop_oneof![
-        6 => (size, 0u32..13).prop_map(|(size, align_log)| Op::Alloc { size, align_log }),
-        3 => (any::<usize>(), 0usize..5000, 0u32..8)
+        6 => (any::<u32>(), 0u8..13).prop_map(|(size, align_log)| Op::Alloc { size, align_log }),
+        3 => (any::<u16>(), any::<u16>(), 0u8..8)
             .prop_map(|(pick, extra, align_log)| Op::Grow { pick, extra, align_log }),
-        2 => (any::<usize>(), any::<usize>()).prop_map(|(pick, keep)| Op::Shrink { pick, keep }),
-        2 => any::<usize>().prop_map(|pick| Op::Dealloc { pick }),
+        2 => (any::<u16>(), any::<u32>()).prop_map(|(pick, keep)| Op::Shrink { pick, keep }),
+        2 => any::<u16>().prop_map(|pick| Op::Dealloc { pick }),
         1 => Just(Op::Reclaim),
     ]
 }
 
-/// One live allocation of the model: where it is, its layout, the byte it
-/// was filled with.
-struct Live {
-    ptr: NonNull<u8>,
-    layout: Layout,
-    fill: u8,
-}
-
-fn fill(live: &Live) {
-    // SAFETY: the block is live and `layout.size()` bytes long.
-    unsafe { live.ptr.write_bytes(live.fill, live.layout.size()) };
-}
-
-fn check(base: usize, lives: &[Live]) {
-    let mut spans: Vec<(usize, usize)> = Vec::new();
-    for live in lives {
-        let addr = live.ptr.addr().get();
-        let size = live.layout.size();
-        assert_eq!(
-            addr % live.layout.align(),
-            0,
-            "misaligned {:?}",
-            live.layout
-        );
-        if size == 0 {
-            continue;
-        }
-        assert!(
-            addr >= base && addr + size <= base + RESERVE,
-            "outside the reservation"
-        );
-        // SAFETY: the block is live and `size` bytes long.
-        let bytes = unsafe { NonNull::slice_from_raw_parts(live.ptr, size).as_ref() };
-        assert!(
-            bytes.iter().all(|&b| b == live.fill),
-            "bytes of a live block changed"
-        );
-        spans.push((addr, addr + size));
-    }
-    spans.sort_unstable();
-    for pair in spans.windows(2) {
-        assert!(pair[0].1 <= pair[1].0, "overlapping blocks {pair:?}");
-    }
-}
-
-fn run(ops: Vec<Op>) {
-    let mut arena = FrameArena::builder()
-        .reserve(RESERVE)
-        .retain(RESERVE / 4)
-        .build()
-        .unwrap();
-    let probe = (&arena).allocate(Layout::new::<u8>()).unwrap().cast::<u8>();
-    // SAFETY: just allocated from this arena with this layout.
-    unsafe { (&arena).deallocate(probe, Layout::new::<u8>()) };
-    let base = probe.addr().get();
-    assert_eq!(arena.used(), 0);
-    let mut lives: Vec<Live> = Vec::new();
-    let mut next_fill = 1u8;
-    for op in ops {
-        match op {
-            Op::Alloc { size, align_log } => {
-                let layout = Layout::from_size_align(size, 1 << align_log).unwrap();
-                if let Ok(block) = (&arena).allocate(layout) {
-                    assert_eq!(block.len(), size);
-                    let live = Live {
-                        ptr: block.cast(),
-                        layout,
-                        fill: next_fill,
-                    };
-                    fill(&live);
-                    lives.push(live);
-                }
-            }
-            Op::Grow {
-                pick,
-                extra,
-                align_log,
-            } if !lives.is_empty() => {
-                let i = pick % lives.len();
-                let old = lives[i].layout;
-                let align = old.align().max(1 << align_log);
-                let new = Layout::from_size_align(old.size() + extra, align).unwrap();
-                // SAFETY: the block is live with layout `old`; `new` is no smaller.
-                if let Ok(block) = unsafe { (&arena).grow(lives[i].ptr, old, new) } {
-                    lives[i].ptr = block.cast();
-                    lives[i].layout = new;
-                    lives[i].fill = next_fill;
-                    fill(&lives[i]);
-                }
-            }
-            Op::Shrink { pick, keep } if !lives.is_empty() => {
-                let i = pick % lives.len();
-                let old = lives[i].layout;
-                let new = Layout::from_size_align(keep % (old.size() + 1), old.align()).unwrap();
-                // SAFETY: the block is live with layout `old`; `new` is no larger.
-                let block = unsafe { (&arena).shrink(lives[i].ptr, old, new) }.unwrap();
-                assert_eq!(block.len(), new.size());
-                lives[i].ptr = block.cast();
-                lives[i].layout = new;
-            }
-            Op::Dealloc { pick } if !lives.is_empty() => {
-                let live = lives.swap_remove(pick % lives.len());
-                // SAFETY: the block is live with this layout, and dropped from the model.
-                unsafe { (&arena).deallocate(live.ptr, live.layout) };
-            }
-            Op::Reclaim => {
-                lives.clear();
-                arena = arena.reclaim();
-                assert_eq!(arena.used(), 0);
-            }
-            _ => {}
-        }
-        next_fill = next_fill.wrapping_add(1).max(1);
-        check(base, &lives);
-        assert!(arena.used() <= RESERVE);
-    }
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 256 }))]
+    #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(256)))]
 
     #[test]
     fn live_allocations_match_the_model(ops in prop::collection::vec(op(), 1..80)) {
-        run(ops);
+        run(&ops);
     }
 }

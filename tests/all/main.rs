@@ -3,7 +3,11 @@
 
 #![feature(allocator_api, btreemap_alloc)]
 
+#[path = "../models/mod.rs"]
+mod models;
+
 mod arena_collections;
+mod arena_commit_refused;
 mod arena_errors;
 mod arena_frames;
 mod arena_model;
@@ -14,3 +18,13 @@ mod segmented_model;
 mod string_format;
 mod string_model;
 mod string_traits;
+
+/// How many cases a property test runs: `default`, fewer under Miri, or
+/// `TICKARENA_PROPTEST_CASES` when set (the slow checkers in `.ci/run`).
+pub fn proptest_cases(default: u32) -> u32 {
+    let scaled = if cfg!(miri) { 4 } else { default };
+    std::env::var("TICKARENA_PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(scaled)
+}

@@ -89,7 +89,7 @@ fn arena_strings_take_exactly_their_length() {
 #[test]
 fn try_format_in_reports_a_full_arena() {
     let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
-    arena.alloc_slice_fill_with((1 << 20) - 4096, |_| 0u8);
+    arena.alloc_slice_copy(&vec![0u8; (1 << 20) - 4096]);
     let four_mib = "x".repeat(4 << 20);
     let big = try_format_in!(&arena, "{four_mib}{}", 1);
     assert!(big.is_err());

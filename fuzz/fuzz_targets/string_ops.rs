@@ -1,0 +1,10 @@
+//! `tickarena::String` operations against `std::string::String`
+//! (`tests/models/string.rs`).
+
+#![no_main]
+#![feature(allocator_api)]
+
+#[path = "../../tests/models/string.rs"]
+mod model;
+
+libfuzzer_sys::fuzz_target!(|ops: Vec<model::Op>| model::run(&ops));

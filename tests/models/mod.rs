@@ -1,0 +1,10 @@
+//! Models shared by the property tests (`tests/all`) and the fuzz targets
+//! (`fuzz/`): a sequence of operations, applied to a tickarena type and to
+//! the std type (or a model of the arena), checked after every step.
+//!
+//! The operations derive `Arbitrary` when built by `cargo fuzz`; the
+//! property tests build them with proptest strategies.
+
+pub mod arena;
+pub mod segmented;
+pub mod string;
