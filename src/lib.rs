@@ -51,6 +51,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod arena;
+pub mod frame_loop;
 mod region;
 mod segmented;
 mod string;

@@ -12,6 +12,7 @@ mod arena_errors;
 mod arena_frames;
 mod arena_model;
 mod compile_fail;
+mod frame_loop;
 mod segmented_drops;
 mod segmented_misc;
 mod segmented_model;

@@ -1,0 +1,359 @@
+//! The game loop: input events become actions allocated in the frame
+//! arena, the actions are applied to the world, a fixed-timestep update
+//! runs, and the frame is reclaimed, every tick.
+//!
+//! A [`FrameLoop`] owns the world (any type implementing [`Game`]) and one
+//! [`FrameArena`]. [`FrameLoop::tick`] lends the tick's code a [`Frame`]
+//! whose lifetime ends before the arena is reset, so the borrow checker
+//! proves that no action, string or scratch vector of a frame survives it;
+//! nobody calls `reclaim` by hand. In steady state a tick makes no heap
+//! allocation and no system call.
+
+mod frame;
+mod history;
+mod timestep;
+
+use std::time::{Duration, Instant};
+
+use crate::arena::FrameArena;
+
+pub use frame::{Action, Frame};
+pub use history::{FrameHistory, FrameRecord};
+pub use timestep::FixedTimestep;
+
+/// Frames kept in the history unless told otherwise.
+const DEFAULT_HISTORY: usize = 240;
+
+/// The persistent state of a game, and how input becomes actions.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+///
+/// #[derive(Default)]
+/// struct Counter {
+///     total: i64,
+/// }
+///
+/// struct Add(i64);
+///
+/// impl Action<Counter> for Add {
+///     fn apply(&mut self, world: &mut Counter) {
+///         world.total += self.0;
+///     }
+/// }
+///
+/// impl Game for Counter {
+///     type Event = i64;
+///     fn actions<'f>(&self, event: i64, frame: &mut Frame<'f, Self>) {
+///         frame.push(Add(event));
+///         frame.push(Add(event));
+///     }
+/// }
+///
+/// let mut game = FrameLoop::new(Counter::default());
+/// game.tick([1, 2, 3], game.step());
+/// assert_eq!(game.world().total, 12);
+/// ```
+pub trait Game: Sized {
+    /// An input event: a key press, a click, a network message.
+    type Event;
+
+    /// Turns one event into zero or more actions, pushed onto the frame
+    /// (allocated in its arena). The world is read-only here: it changes
+    /// only through actions, in the order they were pushed.
+    fn actions<'f>(&self, event: Self::Event, frame: &mut Frame<'f, Self>);
+
+    /// One fixed step of the simulation, after the frame's actions are
+    /// applied; runs as many times per tick as the fixed timestep says.
+    /// Scratch memory for the step comes from `frame.arena()`.
+    fn update(&mut self, frame: &Frame<'_, Self>) {
+        let _ = frame;
+    }
+
+    /// The end of the tick, before the frame is reclaimed: draw, report,
+    /// log (with strings from the arena).
+    fn end_frame(&mut self, frame: &Frame<'_, Self>) {
+        let _ = frame;
+    }
+}
+
+/// Owns the world and the frame arena and runs ticks.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+///
+/// struct Idle;
+/// impl Game for Idle {
+///     type Event = ();
+///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+/// }
+///
+/// let mut game = FrameLoop::new(Idle);
+/// for _ in 0..10 {
+///     game.tick([(), ()], game.step());
+/// }
+/// assert_eq!(game.history().len(), 10);
+/// assert_eq!(game.history().latest().unwrap().events, 2);
+/// ```
+pub struct FrameLoop<G: Game> {
+    world: G,
+    arena: FrameArena,
+    timestep: FixedTimestep,
+    history: FrameHistory,
+    tick: u64,
+    /// Simulated time: the fixed steps run so far.
+    time: Duration,
+}
+
+impl<G: Game> FrameLoop<G> {
+    /// A loop with a default arena, a 60 Hz fixed step (at most 5 catch-up
+    /// steps per tick) and a history of 240 frames.
+    ///
+    /// # Panics
+    ///
+    /// If the OS refuses the arena's address space (see [`FrameArena::new`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let game = FrameLoop::new(Idle);
+    /// assert_eq!(game.step(), std::time::Duration::from_secs(1) / 60);
+    /// ```
+    pub fn new(world: G) -> Self {
+        FrameLoop::with_parts(
+            world,
+            FrameArena::new(),
+            FixedTimestep::default(),
+            DEFAULT_HISTORY,
+        )
+    }
+
+    /// A loop with the given arena, fixed timestep and history length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game, FixedTimestep};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// use std::time::Duration;
+    /// let arena = tickarena::FrameArena::builder().reserve(64 << 20).build().unwrap();
+    /// let timestep = FixedTimestep::new(Duration::from_millis(10), 3);
+    /// let game = FrameLoop::with_parts(Idle, arena, timestep, 16);
+    /// assert_eq!(game.history().capacity(), 16);
+    /// ```
+    pub fn with_parts(
+        world: G,
+        arena: FrameArena,
+        timestep: FixedTimestep,
+        history: usize,
+    ) -> Self {
+        FrameLoop {
+            world,
+            arena,
+            timestep,
+            history: FrameHistory::with_capacity(history),
+            tick: 0,
+            time: Duration::ZERO,
+        }
+    }
+
+    /// Runs one tick: maps `events` to actions in a fresh frame, applies
+    /// them to the world in order, runs the fixed-timestep update for
+    /// `elapsed` wall-clock time, calls [`Game::end_frame`], and reclaims
+    /// the frame. Returns the tick's figures (also kept in the history).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// let record = game.tick([()], game.step() * 2);
+    /// assert_eq!((record.tick, record.events, record.steps), (0, 1, 2));
+    /// ```
+    pub fn tick(
+        &mut self,
+        events: impl IntoIterator<Item = G::Event>,
+        elapsed: Duration,
+    ) -> FrameRecord {
+        let started = Instant::now();
+        let steps = self.timestep.advance(elapsed);
+        let (events, actions, arena_bytes) = {
+            let mut frame = Frame::new(&self.arena, self.tick, self.timestep.step(), self.time);
+            let mut events_seen = 0;
+            for event in events {
+                self.world.actions(event, &mut frame);
+                events_seen += 1;
+            }
+            let actions = frame.apply_actions(&mut self.world);
+            for _ in 0..steps {
+                self.world.update(&frame);
+                frame.advance(self.timestep.step());
+            }
+            self.world.end_frame(&frame);
+            self.time = frame.time();
+            (events_seen, actions, self.arena.used())
+            // The frame, its actions and everything they hold drop here...
+        };
+        // ...so the arena can be reset: the borrow checker has proved that
+        // nothing from the frame is still reachable.
+        self.arena.reset();
+        let record = FrameRecord {
+            tick: self.tick,
+            events,
+            actions,
+            steps,
+            arena_bytes,
+            tick_time: started.elapsed(),
+        };
+        self.history.push(record);
+        self.tick += 1;
+        record
+    }
+
+    /// The world.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Score(u32);
+    /// # impl Game for Score {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let game = FrameLoop::new(Score(7));
+    /// assert_eq!(game.world().0, 7);
+    /// ```
+    pub fn world(&self) -> &G {
+        &self.world
+    }
+
+    /// The world, mutably (between ticks).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Score(u32);
+    /// # impl Game for Score {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Score(7));
+    /// game.world_mut().0 = 9;
+    /// assert_eq!(game.world().0, 9);
+    /// ```
+    pub fn world_mut(&mut self) -> &mut G {
+        &mut self.world
+    }
+
+    /// The per-frame figures of the last frames, and the high-water mark.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// game.tick([], game.step());
+    /// assert_eq!(game.history().iter().count(), 1);
+    /// ```
+    pub fn history(&self) -> &FrameHistory {
+        &self.history
+    }
+
+    /// The frame arena (between ticks: empty, with its statistics).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// game.tick([], game.step());
+    /// assert_eq!(game.arena().stats().frames, 1);
+    /// ```
+    pub fn arena(&self) -> &FrameArena {
+        &self.arena
+    }
+
+    /// The fixed step length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// assert!(FrameLoop::new(Idle).step() > std::time::Duration::ZERO);
+    /// ```
+    pub fn step(&self) -> Duration {
+        self.timestep.step()
+    }
+
+    /// Ticks run so far.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// game.tick([], game.step());
+    /// assert_eq!(game.ticks(), 1);
+    /// ```
+    pub fn ticks(&self) -> u64 {
+        self.tick
+    }
+
+    /// Gives the world back, dropping the loop.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Score(u32);
+    /// # impl Game for Score {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// assert_eq!(FrameLoop::new(Score(3)).into_world().0, 3);
+    /// ```
+    pub fn into_world(self) -> G {
+        self.world
+    }
+}

@@ -1,0 +1,129 @@
+//! [`FixedTimestep`]: turns wall-clock time into a whole number of fixed
+//! simulation steps, with a cap so a stall cannot make the game spiral.
+
+use std::time::Duration;
+
+/// An accumulator of elapsed time, paid out in fixed steps.
+///
+/// Each tick adds the wall-clock time since the last one and runs as many
+/// whole steps as have accumulated, at most `max_steps`; time beyond the cap
+/// is dropped (the game slows down instead of falling further behind).
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use tickarena::frame_loop::FixedTimestep;
+///
+/// let mut timestep = FixedTimestep::new(Duration::from_millis(10), 4);
+/// assert_eq!(timestep.advance(Duration::from_millis(25)), 2);
+/// assert_eq!(timestep.advance(Duration::from_millis(5)), 1); // 5 left over + 5
+/// assert_eq!(timestep.advance(Duration::from_secs(3)), 4); // a stall: capped
+/// assert_eq!(timestep.advance(Duration::ZERO), 0); // and not paid back later
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct FixedTimestep {
+    step: Duration,
+    max_steps: u32,
+    accumulated: Duration,
+}
+
+impl FixedTimestep {
+    /// Steps of `step`, at most `max_steps` per tick.
+    ///
+    /// # Panics
+    ///
+    /// If `step` is zero or `max_steps` is zero.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let timestep = tickarena::frame_loop::FixedTimestep::new(std::time::Duration::from_millis(5), 8);
+    /// assert_eq!(timestep.max_steps(), 8);
+    /// ```
+    #[track_caller]
+    pub fn new(step: Duration, max_steps: u32) -> Self {
+        assert!(
+            !step.is_zero(),
+            "FixedTimestep: the step must be longer than zero"
+        );
+        assert!(max_steps > 0, "FixedTimestep: max_steps must be at least 1");
+        FixedTimestep {
+            step,
+            max_steps,
+            accumulated: Duration::ZERO,
+        }
+    }
+
+    /// Adds `elapsed` and returns how many steps to run now.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let mut timestep = tickarena::frame_loop::FixedTimestep::new(Duration::from_millis(10), 5);
+    /// assert_eq!(timestep.advance(Duration::from_millis(9)), 0);
+    /// assert_eq!(timestep.advance(Duration::from_millis(1)), 1);
+    /// ```
+    pub fn advance(&mut self, elapsed: Duration) -> u32 {
+        self.accumulated = self.accumulated.saturating_add(elapsed);
+        let due = self.accumulated.as_nanos() / self.step.as_nanos();
+        let steps = due.min(u128::from(self.max_steps)) as u32;
+        self.accumulated -= self.step * steps;
+        if steps == self.max_steps {
+            // Behind by more than the cap allows: forget the backlog, keep
+            // only the fraction of a step, so the next tick is not behind too.
+            self.accumulated =
+                Duration::from_nanos((self.accumulated.as_nanos() % self.step.as_nanos()) as u64);
+        }
+        steps
+    }
+
+    /// The step length.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let timestep = tickarena::frame_loop::FixedTimestep::new(Duration::from_millis(4), 2);
+    /// assert_eq!(timestep.step(), Duration::from_millis(4));
+    /// ```
+    pub fn step(&self) -> Duration {
+        self.step
+    }
+
+    /// The most steps one tick runs.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let timestep = tickarena::frame_loop::FixedTimestep::new(Duration::from_millis(4), 2);
+    /// assert_eq!(timestep.max_steps(), 2);
+    /// ```
+    pub fn max_steps(&self) -> u32 {
+        self.max_steps
+    }
+
+    /// How far into the next step the accumulated time is, from 0 to 1:
+    /// the weight for interpolating between the last two states when drawing.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// let mut timestep = tickarena::frame_loop::FixedTimestep::new(Duration::from_millis(10), 5);
+    /// timestep.advance(Duration::from_millis(15));
+    /// assert!((timestep.alpha() - 0.5).abs() < 1e-6);
+    /// ```
+    pub fn alpha(&self) -> f32 {
+        self.accumulated.as_secs_f32() / self.step.as_secs_f32()
+    }
+}
+
+impl Default for FixedTimestep {
+    /// 60 steps a second, at most 5 per tick.
+    fn default() -> Self {
+        FixedTimestep::new(Duration::from_secs(1) / 60, 5)
+    }
+}

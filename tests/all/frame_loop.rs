@@ -1,0 +1,134 @@
+//! The game loop: actions applied in order, a burst of 10^5 events, the
+//! fixed timestep and its catch-up cap, the history.
+
+use std::time::Duration;
+
+use tickarena::frame_loop::{Action, FixedTimestep, Frame, FrameLoop, Game};
+use tickarena::{FrameArena, format_in};
+
+#[derive(Default)]
+struct Log {
+    lines: Vec<std::string::String>,
+    updates: u32,
+}
+
+struct Append<'f>(tickarena::String<&'f FrameArena>);
+
+impl Action<Log> for Append<'_> {
+    fn apply(&mut self, world: &mut Log) {
+        world.lines.push(self.0.as_str().to_owned());
+    }
+}
+
+impl Game for Log {
+    type Event = u32;
+    fn actions<'f>(&self, event: u32, frame: &mut Frame<'f, Self>) {
+        let line = format_in!(frame.arena(), "{}:{event}", frame.tick());
+        frame.push(Append(line));
+    }
+    fn update(&mut self, _: &Frame<'_, Self>) {
+        self.updates += 1;
+    }
+}
+
+#[test]
+fn actions_apply_in_event_order_and_the_frame_is_reclaimed() {
+    let mut game = FrameLoop::new(Log::default());
+    let record = game.tick([5, 6, 7], game.step());
+    assert_eq!(game.world().lines, ["0:5", "0:6", "0:7"]);
+    assert_eq!((record.events, record.actions, record.steps), (3, 3, 1));
+    assert!(record.arena_bytes > 0);
+    assert_eq!(
+        game.arena().used(),
+        0,
+        "the frame is reclaimed after the tick"
+    );
+    game.tick([1], game.step());
+    assert_eq!(game.world().lines.last().unwrap(), "1:1");
+}
+
+struct Burst;
+struct Nop<'f>(#[allow(dead_code, reason = "held to cost arena bytes")] &'f [u64]);
+impl Action<Burst> for Nop<'_> {
+    fn apply(&mut self, _: &mut Burst) {}
+}
+impl Game for Burst {
+    type Event = u64;
+    fn actions<'f>(&self, event: u64, frame: &mut Frame<'f, Self>) {
+        let payload = frame.arena().alloc_slice_fill_with(8, |i| event + i as u64);
+        frame.push(Nop(payload));
+    }
+}
+
+#[test]
+fn a_burst_of_events_is_served_and_its_pages_given_back() {
+    const RETAIN: usize = 1 << 20;
+    let arena = FrameArena::builder()
+        .reserve(256 << 20)
+        .retain(RETAIN)
+        .build()
+        .unwrap();
+    let mut game = FrameLoop::with_parts(Burst, arena, FixedTimestep::default(), 64);
+    let step = game.step();
+    let usual = game.tick(0..100, step).arena_bytes;
+    let burst_events = if cfg!(miri) { 5_000 } else { 100_000 };
+    let burst = game.tick(0..burst_events, step);
+    assert_eq!(burst.actions, burst_events as usize);
+    assert!(
+        burst.arena_bytes > RETAIN,
+        "the burst needs more than the retained pages"
+    );
+    assert!(
+        game.arena().stats().committed <= RETAIN,
+        "pages above retain went back"
+    );
+    let after = game.tick(0..100, step).arena_bytes;
+    assert_eq!(after, usual, "the next frame is back to its usual size");
+    assert_eq!(game.history().high_water(), burst.arena_bytes);
+    // The arena sees the frame at its reset, after the actions were dropped
+    // (the last one gives its bytes back), so a little below the peak.
+    let at_reset = game.arena().stats().high_water;
+    assert!(at_reset > RETAIN && at_reset <= burst.arena_bytes);
+}
+
+#[test]
+fn fixed_timestep_counts_steps_and_caps_catch_up() {
+    let step = Duration::from_millis(10);
+    let mut timestep = FixedTimestep::new(step, 3);
+    assert_eq!(timestep.advance(Duration::from_millis(9)), 0);
+    assert_eq!(timestep.advance(Duration::from_millis(2)), 1);
+    assert_eq!(timestep.advance(Duration::from_millis(29)), 3);
+    assert_eq!(timestep.advance(Duration::ZERO), 0);
+    // A 10-second stall runs 3 steps, not 1000, and leaves no backlog.
+    assert_eq!(timestep.advance(Duration::from_secs(10)), 3);
+    assert_eq!(timestep.advance(Duration::from_millis(5)), 0);
+    assert_eq!(timestep.advance(Duration::from_millis(5)), 1);
+
+    let mut game = FrameLoop::with_parts(
+        Log::default(),
+        FrameArena::new(),
+        FixedTimestep::new(step, 4),
+        8,
+    );
+    game.tick([], Duration::from_millis(35));
+    assert_eq!(game.world().updates, 3);
+    game.tick([], Duration::from_secs(2));
+    assert_eq!(game.world().updates, 7);
+}
+
+#[test]
+fn history_keeps_the_last_frames() {
+    let mut game = FrameLoop::with_parts(
+        Log::default(),
+        FrameArena::new(),
+        FixedTimestep::default(),
+        4,
+    );
+    for events in 0..10u32 {
+        game.tick(0..events, game.step());
+    }
+    let events: Vec<usize> = game.history().iter().map(|r| r.events).collect();
+    assert_eq!(events, [6, 7, 8, 9]);
+    assert_eq!(game.history().latest().unwrap().tick, 9);
+    assert_eq!(game.ticks(), 10);
+}

@@ -1,0 +1,27 @@
+// An action cannot store its frame's string into the world.
+use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+use tickarena::{FrameArena, format_in};
+
+struct World<'w> {
+    last: Option<tickarena::String<&'w FrameArena>>,
+}
+
+struct Remember<'f>(Option<tickarena::String<&'f FrameArena>>);
+
+impl<'w, 'f> Action<World<'w>> for Remember<'f> {
+    fn apply(&mut self, world: &mut World<'w>) {
+        world.last = self.0.take();
+    }
+}
+
+impl<'w> Game for World<'w> {
+    type Event = u32;
+    fn actions<'f>(&self, event: u32, frame: &mut Frame<'f, Self>) {
+        frame.push(Remember(Some(format_in!(frame.arena(), "{event}"))));
+    }
+}
+
+fn main() {
+    let mut game = FrameLoop::new(World { last: None });
+    game.tick([1], game.step());
+}
