@@ -50,7 +50,7 @@ impl Game for World {
     type Event = u32;
     fn actions<'f>(&self, i: u32, frame: &mut Frame<'f, Self>) {
         let arena = frame.arena();
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             frame.push(ArenaCommand(format_in!(
                 arena,
                 "ls -a | sed -n {i}p | xargs rm -rf"
@@ -156,7 +156,7 @@ fn frame_loop(c: &mut Criterion) {
         let mut actions: Vec<Box<dyn DynAction>> = Vec::with_capacity(EVENTS as usize);
         b.iter(|| {
             for i in 0..EVENTS {
-                if i % 2 == 0 {
+                if i.is_multiple_of(2) {
                     actions.push(Box::new(StdCommand(format!(
                         "ls -a | sed -n {i}p | xargs rm -rf"
                     ))));
@@ -184,7 +184,7 @@ fn frame_loop(c: &mut Criterion) {
                 let mut actions: Vec<Box<dyn DynAction + '_, &bumpalo::Bump>, &bumpalo::Bump> =
                     Vec::with_capacity_in(EVENTS as usize, bump);
                 for i in 0..EVENTS {
-                    if i % 2 == 0 {
+                    if i.is_multiple_of(2) {
                         let text =
                             bumpalo::format!(in bump, "ls -a | sed -n {}p | xargs rm -rf", i);
                         actions.push(Box::new_in(BumpCommand(text), bump));
@@ -209,7 +209,7 @@ fn frame_loop(c: &mut Criterion) {
         let mut actions: Vec<FloorAction> = Vec::with_capacity(EVENTS as usize);
         b.iter(|| {
             for i in 0..EVENTS {
-                if i % 2 == 0 {
+                if i.is_multiple_of(2) {
                     let mut text = Fixed::<64>::EMPTY;
                     write!(text, "ls -a | sed -n {i}p | xargs rm -rf").unwrap();
                     actions.push(FloorAction::Command(text));
