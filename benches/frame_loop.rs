@@ -21,6 +21,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
 use tickarena::{FrameArena, format_in};
 
+#[path = "support/fixed_buffer.rs"]
+mod fixed_buffer;
+
+use fixed_buffer::FixedBuffer;
+
 const EVENTS: u32 = 1000;
 
 /// The world every variant applies its actions to.
@@ -103,42 +108,18 @@ impl DynAction for BumpArguments<'_> {
 
 // --- the floor: fixed buffers by value, dispatched by match -------------
 
-/// A fixed buffer that `write!` fills.
-#[derive(Clone, Copy)]
-struct Fixed<const N: usize> {
-    bytes: [u8; N],
-    len: usize,
-}
-
-impl<const N: usize> Fixed<N> {
-    const EMPTY: Self = Fixed {
-        bytes: [0; N],
-        len: 0,
-    };
-}
-
-impl<const N: usize> std::fmt::Write for Fixed<N> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
 enum FloorAction {
-    Command(Fixed<64>),
-    Arguments([Fixed<32>; 3]),
+    Command(FixedBuffer<64>),
+    Arguments([FixedBuffer<32>; 3]),
 }
 
 impl FloorAction {
     fn apply(&self, world: &mut World) {
         world.checksum += match self {
-            FloorAction::Command(text) => text.len as u64,
-            FloorAction::Arguments(arguments) => arguments.iter().map(|a| a.len as u64).sum(),
+            FloorAction::Command(text) => text.as_bytes().len() as u64,
+            FloorAction::Arguments(arguments) => {
+                arguments.iter().map(|a| a.as_bytes().len() as u64).sum()
+            }
         };
     }
 }
@@ -210,11 +191,11 @@ fn frame_loop(c: &mut Criterion) {
         b.iter(|| {
             for i in 0..EVENTS {
                 if i.is_multiple_of(2) {
-                    let mut text = Fixed::<64>::EMPTY;
+                    let mut text = FixedBuffer::<64>::EMPTY;
                     write!(text, "ls -a | sed -n {i}p | xargs rm -rf").unwrap();
                     actions.push(FloorAction::Command(text));
                 } else {
-                    let mut arguments = [Fixed::<32>::EMPTY; 3];
+                    let mut arguments = [FixedBuffer::<32>::EMPTY; 3];
                     for (k, argument) in arguments.iter_mut().enumerate() {
                         write!(argument, "--flag-{k}={i}").unwrap();
                     }

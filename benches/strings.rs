@@ -12,25 +12,12 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use tickarena::{FrameArena, format_in};
 
+#[path = "support/fixed_buffer.rs"]
+mod fixed_buffer;
+
+use fixed_buffer::FixedBuffer;
+
 const STRINGS: usize = 1000;
-
-/// A fixed buffer on the stack that `write!` fills: the no-allocation floor.
-struct StackBuffer {
-    bytes: [u8; 64],
-    len: usize,
-}
-
-impl Write for StackBuffer {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
 
 fn format_commands(c: &mut Criterion) {
     let mut group = c.benchmark_group("format_x1000");
@@ -76,12 +63,9 @@ fn format_commands(c: &mut Criterion) {
     group.bench_function("stack_buffer_floor", |b| {
         b.iter(|| {
             for i in 0..STRINGS {
-                let mut buffer = StackBuffer {
-                    bytes: [0; 64],
-                    len: 0,
-                };
+                let mut buffer = FixedBuffer::<64>::EMPTY;
                 write!(buffer, "ls -a | sed -n {}p | xargs rm -rf", black_box(i)).unwrap();
-                black_box(&buffer.bytes[..buffer.len]);
+                black_box(buffer.as_bytes());
             }
         });
     });

@@ -261,16 +261,7 @@ impl FrameArena {
     /// Allocates `layout`: the hot path of every `Allocator` call.
     #[inline(always)]
     pub(crate) fn alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        if layout.size() == 0 {
-            return Ok(dangling(layout));
-        }
-        match bump_up(self.top.get(), self.end.get(), layout) {
-            Some(Bumped { start, new_top }) => {
-                self.top.set(new_top);
-                Ok(self.pointer_at(start))
-            }
-            None => self.alloc_layout_slow(layout),
-        }
+        self.alloc_bumped(layout, bump_up)
     }
 
     /// Allocates the layout of a Rust type or array (size a multiple of the
@@ -282,10 +273,22 @@ impl FrameArena {
             layout.size().is_multiple_of(layout.align()),
             "expected a type's layout, got {layout:?}"
         );
+        self.alloc_bumped(layout, bump_up_whole)
+    }
+
+    /// The fast path with a given bump computation: zero sizes get a
+    /// dangling pointer, the rest a bump below the committed end or the
+    /// cold path.
+    #[inline(always)]
+    fn alloc_bumped(
+        &self,
+        layout: Layout,
+        bump: impl FnOnce(usize, usize, Layout) -> Option<Bumped>,
+    ) -> Result<NonNull<u8>, AllocError> {
         if layout.size() == 0 {
             return Ok(dangling(layout));
         }
-        match bump_up_whole(self.top.get(), self.end.get(), layout) {
+        match bump(self.top.get(), self.end.get(), layout) {
             Some(Bumped { start, new_top }) => {
                 self.top.set(new_top);
                 Ok(self.pointer_at(start))

@@ -45,12 +45,9 @@ unsafe impl Allocator for &FrameArena {
         if self.resize_in_place(ptr, old_layout.size(), new_layout) {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
-        let new_ptr = self.alloc_layout(new_layout)?;
-        // SAFETY: the caller guarantees `ptr` is valid for `old_layout.size()`
-        // reads; the new block is at least that long and, being freshly
-        // allocated above the top, does not overlap the old one.
-        unsafe { new_ptr.copy_from_nonoverlapping(ptr, old_layout.size()) };
-        Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
+        // SAFETY: `ptr` is valid for `old_layout.size()` bytes, all of which
+        // fit in the larger new block.
+        unsafe { self.move_to_new_block(ptr, old_layout.size(), new_layout) }
     }
 
     #[inline]
@@ -95,10 +92,31 @@ unsafe impl Allocator for &FrameArena {
             let _given_back = self.resize_in_place(ptr, old_layout.size(), new_layout);
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
-        let new_ptr = self.alloc_layout(new_layout)?;
         // SAFETY: `ptr` is valid for `old_layout.size() >= new_layout.size()`
-        // bytes; the new block lies above the top and does not overlap it.
-        unsafe { new_ptr.copy_from_nonoverlapping(ptr, new_layout.size()) };
+        // bytes, of which the new block keeps the first `new_layout.size()`.
+        unsafe { self.move_to_new_block(ptr, new_layout.size(), new_layout) }
+    }
+}
+
+impl FrameArena {
+    /// Allocates `new_layout` and copies the first `keep` bytes of `ptr`
+    /// there: a grow or shrink that cannot happen in place.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid for reads of `keep` bytes, and `keep` at most
+    /// `new_layout.size()`.
+    unsafe fn move_to_new_block(
+        &self,
+        ptr: NonNull<u8>,
+        keep: usize,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, AllocError> {
+        let new_ptr = self.alloc_layout(new_layout)?;
+        // SAFETY: the caller guarantees `ptr` is readable for `keep` bytes and
+        // that they fit the new block, which was just allocated above the top
+        // and so does not overlap the old one.
+        unsafe { new_ptr.copy_from_nonoverlapping(ptr, keep) };
         Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
     }
 }
