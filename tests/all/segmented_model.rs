@@ -27,7 +27,7 @@ proptest! {
     // 400 cases of up to 400 operations, run twice (global and arena): well
     // over 10^5 operations per run.
     #[test]
-    fn list_matches_vec(ops in prop::collection::vec(op(), 1..400)) {
+    fn list_matches_vec(ops in prop::collection::vec(op(), 1..if cfg!(miri) { 40 } else { 400 })) {
         run(&ops);
     }
 }

@@ -11,6 +11,10 @@ use tickarena::FrameArena;
 /// The reservation every run uses: small, so exhaustion is exercised too.
 pub const RESERVE: usize = 1 << 20;
 
+/// The largest single allocation tried; Miri checks every byte of every
+/// live block after each step, so it gets smaller blocks.
+const LARGEST: usize = if cfg!(miri) { 4_000 } else { 200_000 };
+
 /// One operation on the arena. Sizes and picks are reduced into range by
 /// [`run`], so any value is valid.
 #[derive(Clone, Debug)]
@@ -97,9 +101,9 @@ pub fn run(ops: &[Op]) {
     for op in ops {
         match *op {
             Op::Alloc { size, align_log } => {
-                // Mostly small blocks, now and then one of up to 200 KB.
+                // Mostly small blocks, now and then a large one.
                 let size = if size % 9 == 0 {
-                    size as usize % 200_000
+                    size as usize % LARGEST
                 } else {
                     size as usize % 300
                 };
