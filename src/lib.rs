@@ -40,10 +40,22 @@
 //! assert!(arena.stats().high_water > 0);
 //! ```
 //!
+//! # What is in the crate
+//!
+//! * [`FrameArena`]: the bump arena over reserved virtual memory, with
+//!   `alloc*` helpers and the `Allocator` impl.
+//! * [`String`], [`format_in!`], [`try_format_in!`], [`vec_in!`]: text and
+//!   vectors in any allocator, cheap in the arena.
+//! * [`SegmentedList`]: a growable list whose elements never move, for
+//!   entities, in any allocator.
+//! * [`frame_loop`]: the game loop that turns input events into actions in
+//!   the frame arena and reclaims it every tick.
+//!
 //! # Features of the nightly toolchain used
 //!
 //! `allocator_api`, for the `Allocator` trait; callers that name it (for
-//! `Vec::new_in` and friends) enable it too.
+//! `Vec::new_in` and friends) enable it too. The crate itself also uses
+//! `try_reserve_kind`, to report allocation failures as `TryReserveError`.
 
 #![feature(allocator_api, try_reserve_kind)]
 #![deny(unsafe_op_in_unsafe_fn)]
