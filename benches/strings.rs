@@ -21,7 +21,7 @@ const STRINGS: usize = 1000;
 
 fn format_commands(c: &mut Criterion) {
     let mut group = c.benchmark_group("format_x1000");
-    group.bench_function("tickarena_format_in", |b| {
+    group.bench_function("tickarena", |b| {
         let mut arena = FrameArena::new();
         b.iter(|| {
             {
@@ -38,7 +38,7 @@ fn format_commands(c: &mut Criterion) {
             arena.reset();
         });
     });
-    group.bench_function("std_format_malloc", |b| {
+    group.bench_function("malloc", |b| {
         b.iter(|| {
             let mut kept = Vec::with_capacity(STRINGS);
             for i in 0..STRINGS {
@@ -47,7 +47,7 @@ fn format_commands(c: &mut Criterion) {
             black_box(&kept);
         });
     });
-    group.bench_function("bumpalo_format", |b| {
+    group.bench_function("bumpalo", |b| {
         let mut bump = bumpalo::Bump::new();
         b.iter(|| {
             {
@@ -60,7 +60,7 @@ fn format_commands(c: &mut Criterion) {
             bump.reset();
         });
     });
-    group.bench_function("stack_buffer_floor", |b| {
+    group.bench_function("floor", |b| {
         b.iter(|| {
             for i in 0..STRINGS {
                 let mut buffer = FixedBuffer::<64>::EMPTY;
