@@ -5,11 +5,17 @@
 //! * values of 8 to 256 bytes ×10^4 in tickarena, bumpalo, bump-scope,
 //!   typed-arena and `Box`.
 //!
+//! * a depth-first search over a seeded random DAG of 10^3 to 10^6 nodes
+//!   built in tickarena, typed-arena, bumpalo, and with `Rc` (the global
+//!   allocator): traversal time only, the graph is built once per size.
+//!
 //! The arenas are reset between iterations, inside the timing: the reset is
 //! part of what a frame costs (typed-arena has no reset, so it gets a new
 //! arena each frame, as it would be used).
 
+use std::cell::Cell;
 use std::hint::black_box;
+use std::rc::Rc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tickarena::FrameArena;
@@ -103,8 +109,173 @@ fn alloc_sized<const WORDS: usize>(c: &mut Criterion) {
     group.finish();
 }
 
+/// A DAG node in an arena: children are earlier nodes. `seen` marks the
+/// nodes visited by the current search, so each is visited once.
+struct Node<'a> {
+    value: u64,
+    seen: Cell<u32>,
+    children: &'a [&'a Node<'a>],
+}
+
+/// The same node with `Rc` edges, for the global allocator.
+struct RcNode {
+    value: u64,
+    seen: Cell<u32>,
+    children: Vec<Rc<RcNode>>,
+}
+
+/// The children of node `i` of an `n`-node DAG: up to three earlier nodes,
+/// always including `i - 1` so the last node reaches them all. Seeded, so
+/// every allocator gets the same graph.
+fn children_of(i: usize, seed: &mut u64) -> impl Iterator<Item = usize> {
+    let mut picks = [i.wrapping_sub(1); 3];
+    for pick in &mut picks[1..] {
+        *seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *pick = (*seed >> 33) as usize % i.max(1);
+    }
+    picks.into_iter().take(if i == 0 { 0 } else { 3 })
+}
+
+/// Builds the DAG with the given allocation functions; returns the last node.
+fn build_dag<'a>(
+    n: usize,
+    mut alloc_node: impl FnMut(Node<'a>) -> &'a Node<'a>,
+    mut alloc_children: impl FnMut(&[&'a Node<'a>]) -> &'a [&'a Node<'a>],
+) -> &'a Node<'a> {
+    let mut nodes: Vec<&'a Node<'a>> = Vec::with_capacity(n);
+    let mut seed = 0x5EED;
+    for i in 0..n {
+        let children: Vec<&'a Node<'a>> = children_of(i, &mut seed).map(|j| nodes[j]).collect();
+        let children = alloc_children(&children);
+        nodes.push(alloc_node(Node {
+            value: i as u64,
+            seen: Cell::new(0),
+            children,
+        }));
+    }
+    nodes[n - 1]
+}
+
+/// The `Rc` DAG, all nodes oldest first; drop it with [`drop_rc_dag`].
+fn build_rc_dag(n: usize) -> Vec<Rc<RcNode>> {
+    let mut nodes: Vec<Rc<RcNode>> = Vec::with_capacity(n);
+    let mut seed = 0x5EED;
+    for i in 0..n {
+        let children = children_of(i, &mut seed)
+            .map(|j| Rc::clone(&nodes[j]))
+            .collect();
+        nodes.push(Rc::new(RcNode {
+            value: i as u64,
+            seen: Cell::new(0),
+            children,
+        }));
+    }
+    nodes
+}
+
+/// Drops the newest node first, so no drop recurses down the whole chain
+/// (dropping the root first would recurse a million deep).
+fn drop_rc_dag(mut nodes: Vec<Rc<RcNode>>) {
+    while nodes.pop().is_some() {}
+}
+
+/// Sums the values of every node reachable from `root`, each once.
+fn dfs(root: &Node<'_>, epoch: u32) -> u64 {
+    let mut sum = 0;
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        if node.seen.replace(epoch) == epoch {
+            continue;
+        }
+        sum += node.value;
+        pending.extend(node.children.iter().copied());
+    }
+    sum
+}
+
+fn dfs_rc(root: &Rc<RcNode>, epoch: u32) -> u64 {
+    let mut sum = 0;
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        if node.seen.replace(epoch) == epoch {
+            continue;
+        }
+        sum += node.value;
+        pending.extend(node.children.iter());
+    }
+    sum
+}
+
+fn dag_dfs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dag_dfs");
+    group.sample_size(20);
+    for n in [1_000, 10_000, 100_000, 1_000_000] {
+        let expected = (n as u64) * (n as u64 - 1) / 2;
+        let mut epoch = 0;
+        let check = |sum: u64| assert_eq!(sum, expected, "every node visited once");
+
+        let arena = tickarena::FrameArena::new();
+        let root = build_dag(
+            n,
+            |node| arena.alloc(node),
+            |children| arena.alloc_slice_copy(children),
+        );
+        group.bench_function(format!("tickarena/{n}"), |b| {
+            b.iter(|| {
+                epoch += 1;
+                black_box(dfs(root, epoch))
+            })
+        });
+        epoch += 1;
+        check(dfs(root, epoch));
+
+        let nodes = typed_arena::Arena::new();
+        let edges = typed_arena::Arena::new();
+        let root = build_dag(
+            n,
+            |node| &*nodes.alloc(node),
+            |children| &*edges.alloc_extend(children.iter().copied()),
+        );
+        group.bench_function(format!("typed_arena/{n}"), |b| {
+            b.iter(|| {
+                epoch += 1;
+                black_box(dfs(root, epoch))
+            })
+        });
+
+        let bump = bumpalo::Bump::new();
+        let root = build_dag(
+            n,
+            |node| &*bump.alloc(node),
+            |children| &*bump.alloc_slice_copy(children),
+        );
+        group.bench_function(format!("bumpalo/{n}"), |b| {
+            b.iter(|| {
+                epoch += 1;
+                black_box(dfs(root, epoch))
+            })
+        });
+
+        let nodes = build_rc_dag(n);
+        let root = nodes.last().unwrap();
+        group.bench_function(format!("rc_malloc/{n}"), |b| {
+            b.iter(|| {
+                epoch += 1;
+                black_box(dfs_rc(root, epoch))
+            })
+        });
+        epoch += 1;
+        check(dfs_rc(root, epoch));
+        drop_rc_dag(nodes);
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    dag_dfs,
     alloc_u64,
     alloc_sized::<1>,
     alloc_sized::<2>,
