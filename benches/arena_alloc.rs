@@ -213,8 +213,19 @@ fn dag_dfs(c: &mut Criterion) {
     group.sample_size(20);
     for n in [1_000, 10_000, 100_000, 1_000_000] {
         let expected = (n as u64) * (n as u64 - 1) / 2;
+        // Each search marks the nodes it visits with a fresh epoch, checks it
+        // saw every node once, then is timed.
         let mut epoch = 0;
-        let check = |sum: u64| assert_eq!(sum, expected, "every node visited once");
+        let mut bench_search = |name: &str, search: &dyn Fn(u32) -> u64| {
+            epoch += 1;
+            assert_eq!(search(epoch), expected, "every node visited once");
+            group.bench_function(format!("{name}/{n}"), |b| {
+                b.iter(|| {
+                    epoch += 1;
+                    black_box(search(epoch))
+                })
+            });
+        };
 
         let arena = tickarena::FrameArena::new();
         let root = build_dag(
@@ -222,14 +233,7 @@ fn dag_dfs(c: &mut Criterion) {
             |node| arena.alloc(node),
             |children| arena.alloc_slice_copy(children),
         );
-        group.bench_function(format!("tickarena/{n}"), |b| {
-            b.iter(|| {
-                epoch += 1;
-                black_box(dfs(root, epoch))
-            })
-        });
-        epoch += 1;
-        check(dfs(root, epoch));
+        bench_search("tickarena", &|epoch| dfs(root, epoch));
 
         let nodes = typed_arena::Arena::new();
         let edges = typed_arena::Arena::new();
@@ -238,12 +242,7 @@ fn dag_dfs(c: &mut Criterion) {
             |node| &*nodes.alloc(node),
             |children| &*edges.alloc_extend(children.iter().copied()),
         );
-        group.bench_function(format!("typed_arena/{n}"), |b| {
-            b.iter(|| {
-                epoch += 1;
-                black_box(dfs(root, epoch))
-            })
-        });
+        bench_search("typed_arena", &|epoch| dfs(root, epoch));
 
         let bump = bumpalo::Bump::new();
         let root = build_dag(
@@ -251,23 +250,11 @@ fn dag_dfs(c: &mut Criterion) {
             |node| &*bump.alloc(node),
             |children| &*bump.alloc_slice_copy(children),
         );
-        group.bench_function(format!("bumpalo/{n}"), |b| {
-            b.iter(|| {
-                epoch += 1;
-                black_box(dfs(root, epoch))
-            })
-        });
+        bench_search("bumpalo", &|epoch| dfs(root, epoch));
 
         let nodes = build_rc_dag(n);
         let root = nodes.last().unwrap();
-        group.bench_function(format!("rc_malloc/{n}"), |b| {
-            b.iter(|| {
-                epoch += 1;
-                black_box(dfs_rc(root, epoch))
-            })
-        });
-        epoch += 1;
-        check(dfs_rc(root, epoch));
+        bench_search("rc_malloc", &|epoch| dfs_rc(root, epoch));
         drop_rc_dag(nodes);
     }
     group.finish();
