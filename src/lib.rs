@@ -14,8 +14,8 @@
 //! system call, and a burst's pages above a retained size are given back.
 //!
 //! `&FrameArena` implements the nightly [`Allocator`](core::alloc::Allocator)
-//! trait, so `Vec`, `Box`, `VecDeque`, `BTreeMap`, `Rc` and hashbrown all
-//! work in it.
+//! trait, so `Vec`, `Box`, `VecDeque`, `BTreeMap`, `Rc` and every other
+//! collection built on that trait work in it.
 //!
 //! # Example
 //!

@@ -1,5 +1,5 @@
 //! `Allocator` for `&FrameArena`: the arena under `Vec`, `Box`, `VecDeque`,
-//! `BTreeMap`, `Rc`, hashbrown and every other allocator-aware collection.
+//! `BTreeMap`, `Rc` and every other collection built on the trait.
 
 use core::alloc::{Allocator, Layout};
 use core::ptr::NonNull;
