@@ -181,29 +181,47 @@ fn drop_rc_dag(mut nodes: Vec<Rc<RcNode>>) {
     while nodes.pop().is_some() {}
 }
 
-/// Sums the values of every node reachable from `root`, each once.
-fn dfs(root: &Node<'_>, epoch: u32) -> u64 {
-    let mut sum = 0;
-    let mut pending = vec![root];
-    while let Some(node) = pending.pop() {
-        if node.seen.replace(epoch) == epoch {
-            continue;
-        }
-        sum += node.value;
-        pending.extend(node.children.iter().copied());
-    }
-    sum
+/// What the search needs of a node, in an arena or behind an `Rc`.
+trait DagNode {
+    fn value(&self) -> u64;
+    fn seen(&self) -> &Cell<u32>;
+    fn children(&self) -> impl Iterator<Item = &Self>;
 }
 
-fn dfs_rc(root: &Rc<RcNode>, epoch: u32) -> u64 {
+impl DagNode for Node<'_> {
+    fn value(&self) -> u64 {
+        self.value
+    }
+    fn seen(&self) -> &Cell<u32> {
+        &self.seen
+    }
+    fn children(&self) -> impl Iterator<Item = &Self> {
+        self.children.iter().copied()
+    }
+}
+
+impl DagNode for RcNode {
+    fn value(&self) -> u64 {
+        self.value
+    }
+    fn seen(&self) -> &Cell<u32> {
+        &self.seen
+    }
+    fn children(&self) -> impl Iterator<Item = &Self> {
+        self.children.iter().map(|child| &**child)
+    }
+}
+
+/// Sums the values of every node reachable from `root`, each once.
+fn dfs<N: DagNode>(root: &N, epoch: u32) -> u64 {
     let mut sum = 0;
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
-        if node.seen.replace(epoch) == epoch {
+        if node.seen().replace(epoch) == epoch {
             continue;
         }
-        sum += node.value;
-        pending.extend(node.children.iter());
+        sum += node.value();
+        pending.extend(node.children());
     }
     sum
 }
@@ -254,7 +272,7 @@ fn dag_dfs(c: &mut Criterion) {
 
         let nodes = build_rc_dag(n);
         let root = nodes.last().unwrap();
-        bench_search("rc_malloc", &|epoch| dfs_rc(root, epoch));
+        bench_search("rc_malloc", &|epoch| dfs(&**root, epoch));
         drop_rc_dag(nodes);
     }
     group.finish();

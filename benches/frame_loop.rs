@@ -16,10 +16,11 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
+use std::ops::Deref;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use tickarena::format_in;
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
-use tickarena::{FrameArena, format_in};
 
 #[path = "support/fixed_buffer.rs"]
 mod fixed_buffer;
@@ -34,29 +35,34 @@ struct World {
     checksum: u64,
 }
 
-// --- tickarena --------------------------------------------------------
+// --- the two actions, for every allocator -----------------------------
 
-struct ArenaCommand<'f>(tickarena::String<&'f FrameArena>);
-struct ArenaArguments<'f>(Vec<tickarena::String<&'f FrameArena>, &'f FrameArena>);
+/// An action holding one formatted command, whatever string type holds it.
+struct Command<S>(S);
 
-impl Action<World> for ArenaCommand<'_> {
+/// An action holding formatted arguments, whatever vector and string types.
+struct Arguments<V>(V);
+
+impl<S: Deref<Target = str>> Action<World> for Command<S> {
     fn apply(&mut self, world: &mut World) {
         world.checksum += self.0.len() as u64;
     }
 }
 
-impl Action<World> for ArenaArguments<'_> {
+impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Arguments<V> {
     fn apply(&mut self, world: &mut World) {
         world.checksum += self.0.iter().map(|s| s.len() as u64).sum::<u64>();
     }
 }
+
+// --- tickarena: the frame loop --------------------------------------------
 
 impl Game for World {
     type Event = u32;
     fn actions<'f>(&self, i: u32, frame: &mut Frame<'f, Self>) {
         let arena = frame.arena();
         if i.is_multiple_of(2) {
-            frame.push(ArenaCommand(format_in!(
+            frame.push(Command(format_in!(
                 arena,
                 "ls -a | sed -n {i}p | xargs rm -rf"
             )));
@@ -65,44 +71,8 @@ impl Game for World {
             for k in 0..3 {
                 arguments.push(format_in!(arena, "--flag-{k}={i}"));
             }
-            frame.push(ArenaArguments(arguments));
+            frame.push(Arguments(arguments));
         }
-    }
-}
-
-// --- malloc and bumpalo: the same actions over a generic allocator ---------
-
-trait DynAction {
-    fn apply(&mut self, world: &mut World);
-}
-
-struct StdCommand(String);
-struct StdArguments(Vec<String>);
-
-impl DynAction for StdCommand {
-    fn apply(&mut self, world: &mut World) {
-        world.checksum += self.0.len() as u64;
-    }
-}
-
-impl DynAction for StdArguments {
-    fn apply(&mut self, world: &mut World) {
-        world.checksum += self.0.iter().map(|s| s.len() as u64).sum::<u64>();
-    }
-}
-
-struct BumpCommand<'b>(bumpalo::collections::String<'b>);
-struct BumpArguments<'b>(Vec<bumpalo::collections::String<'b>, &'b bumpalo::Bump>);
-
-impl DynAction for BumpCommand<'_> {
-    fn apply(&mut self, world: &mut World) {
-        world.checksum += self.0.len() as u64;
-    }
-}
-
-impl DynAction for BumpArguments<'_> {
-    fn apply(&mut self, world: &mut World) {
-        world.checksum += self.0.iter().map(|s| s.len() as u64).sum::<u64>();
     }
 }
 
@@ -134,11 +104,11 @@ fn frame_loop(c: &mut Criterion) {
     });
     group.bench_function("malloc", |b| {
         let mut world = World::default();
-        let mut actions: Vec<Box<dyn DynAction>> = Vec::with_capacity(EVENTS as usize);
+        let mut actions: Vec<Box<dyn Action<World>>> = Vec::with_capacity(EVENTS as usize);
         b.iter(|| {
             for i in 0..EVENTS {
                 if i.is_multiple_of(2) {
-                    actions.push(Box::new(StdCommand(format!(
+                    actions.push(Box::new(Command(format!(
                         "ls -a | sed -n {i}p | xargs rm -rf"
                     ))));
                 } else {
@@ -146,7 +116,7 @@ fn frame_loop(c: &mut Criterion) {
                     for k in 0..3 {
                         arguments.push(format!("--flag-{k}={i}"));
                     }
-                    actions.push(Box::new(StdArguments(arguments)));
+                    actions.push(Box::new(Arguments(arguments)));
                 }
             }
             actions
@@ -162,19 +132,19 @@ fn frame_loop(c: &mut Criterion) {
         b.iter(|| {
             {
                 let bump = &bump;
-                let mut actions: Vec<Box<dyn DynAction + '_, &bumpalo::Bump>, &bumpalo::Bump> =
+                let mut actions: Vec<Box<dyn Action<World> + '_, &bumpalo::Bump>, &bumpalo::Bump> =
                     Vec::with_capacity_in(EVENTS as usize, bump);
                 for i in 0..EVENTS {
                     if i.is_multiple_of(2) {
                         let text =
                             bumpalo::format!(in bump, "ls -a | sed -n {}p | xargs rm -rf", i);
-                        actions.push(Box::new_in(BumpCommand(text), bump));
+                        actions.push(Box::new_in(Command(text), bump));
                     } else {
                         let mut arguments = Vec::with_capacity_in(3, bump);
                         for k in 0..3 {
                             arguments.push(bumpalo::format!(in bump, "--flag-{}={}", k, i));
                         }
-                        actions.push(Box::new_in(BumpArguments(arguments), bump));
+                        actions.push(Box::new_in(Arguments(arguments), bump));
                     }
                 }
                 actions

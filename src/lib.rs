@@ -74,6 +74,16 @@ pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
 
 /// Iterators of [`SegmentedList`].
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{SegmentedList, segmented_iter::Segments};
+///
+/// let list: SegmentedList<u32> = (0..30).collect();
+/// let segments: Segments<'_, u32> = list.segments();
+/// assert_eq!(segments.map(<[u32]>::len).collect::<Vec<_>>(), [8, 16, 6]);
+/// ```
 pub mod segmented_iter {
     pub use crate::segmented::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
 }
