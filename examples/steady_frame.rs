@@ -12,37 +12,12 @@
 #[path = "support/demo.rs"]
 mod demo;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
+use counting_alloc::{Counting, allocations};
 use demo::{World, script};
 use tickarena::frame_loop::FrameLoop;
-
-/// Counts every allocation of the process.
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
-// counting touches only an atomic.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static COUNTING: Counting = Counting;
@@ -71,11 +46,11 @@ fn main() {
     for tick in 0..480 {
         game.tick(script(tick, 1000), step);
     }
-    let (allocations, faults) = (ALLOCATIONS.load(Ordering::Relaxed), minor_faults());
+    let (allocations_before, faults) = (allocations(), minor_faults());
     for tick in 480..480 + ticks {
         game.tick(script(tick, 1000), step);
     }
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - allocations;
+    let allocations = allocations() - allocations_before;
     let faults = minor_faults() - faults;
     println!("ticks                       {ticks}");
     println!(

@@ -76,6 +76,10 @@ pub struct FrameArena {
     top: Cell<usize>,
     /// Address one past the last committed byte.
     end: Cell<usize>,
+    /// The highest `top` this frame had before it was last lowered (by
+    /// freeing or shrinking the most recent allocation). Kept off the
+    /// allocation fast path: only the paths that lower `top` update it.
+    lowered_from: Cell<usize>,
     region: Region,
     /// Committed bytes kept across a reclaim; more is given back.
     retain: usize,
@@ -131,6 +135,7 @@ impl FrameArena {
         let base = region.base().addr().get();
         FrameArena {
             top: Cell::new(base),
+            lowered_from: Cell::new(base),
             end: Cell::new(base + region.committed()),
             region,
             retain,
@@ -185,7 +190,7 @@ impl FrameArena {
     /// assert!(game.arena.stats().high_water >= 100);
     /// ```
     pub fn reset(&mut self) {
-        let used = self.used();
+        let used = self.peak();
         self.high_water = self.high_water.max(used);
         if self.region.committed() > self.retain {
             self.region.decommit(self.retain);
@@ -199,6 +204,7 @@ impl FrameArena {
             unsafe { self.region.base().write_bytes(POISON, poisoned) };
         }
         self.top.set(self.base());
+        self.lowered_from.set(self.base());
         self.frames += 1;
     }
 
@@ -214,6 +220,37 @@ impl FrameArena {
     #[inline]
     pub fn used(&self) -> usize {
         self.top.get() - self.base()
+    }
+
+    /// The most bytes in use at once this frame: [`used`](Self::used), or
+    /// more if memory at the top was given back (a `Vec` in the arena that
+    /// grew and was dropped, a string shrunk to fit). What a frame really
+    /// needed of the arena.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// #![feature(allocator_api)]
+    /// let arena = tickarena::FrameArena::new();
+    /// let mut scratch: Vec<u64, _> = Vec::with_capacity_in(100, &arena);
+    /// scratch.push(1);
+    /// drop(scratch); // the most recent allocation: its bytes go back at once
+    /// assert_eq!(arena.used(), 0);
+    /// assert_eq!(arena.peak(), 800);
+    /// ```
+    #[inline]
+    pub fn peak(&self) -> usize {
+        self.lowered_from.get().max(self.top.get()) - self.base()
+    }
+
+    /// Moves the top down to `new_top`, remembering how high it was.
+    #[inline]
+    fn lower_top(&self, new_top: usize) {
+        let top = self.top.get();
+        if top > self.lowered_from.get() {
+            self.lowered_from.set(top);
+        }
+        self.top.set(new_top);
     }
 
     /// A snapshot of the arena's figures: this frame, all frames, the memory.
@@ -232,7 +269,7 @@ impl FrameArena {
         let used = self.used();
         ArenaStats {
             used,
-            high_water: self.high_water.max(used),
+            high_water: self.high_water.max(self.peak()),
             committed: self.region.committed(),
             reserved: self.region.reserved(),
             frames: self.frames,
@@ -334,7 +371,7 @@ impl FrameArena {
     #[inline]
     pub(crate) fn release_if_last(&self, ptr: NonNull<u8>, size: usize) {
         if self.is_last(ptr, size) {
-            self.top.set(ptr.addr().get());
+            self.lower_top(ptr.addr().get());
         }
     }
 
@@ -353,7 +390,11 @@ impl FrameArena {
         if new_top > self.end.get() && self.commit_through(new_top).is_err() {
             return false;
         }
-        self.top.set(new_top);
+        if new_top < self.top.get() {
+            self.lower_top(new_top);
+        } else {
+            self.top.set(new_top);
+        }
         true
     }
 

@@ -194,6 +194,41 @@ impl<G: Game> FrameLoop<G> {
         events: impl IntoIterator<Item = G::Event>,
         elapsed: Duration,
     ) -> FrameRecord {
+        self.tick_with(events, elapsed, |_, _, _| {})
+    }
+
+    /// [`tick`](Self::tick), with `present` run last, after
+    /// [`Game::end_frame`], while the frame is still alive: it gets the
+    /// world, the frame (so drawing can use the arena; what it allocates
+    /// counts in the tick's `arena_bytes`) and the history of the frames
+    /// before this one. This is how a window adapter draws a frame without
+    /// the world owning the window.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// struct Score(u32);
+    /// impl Game for Score {
+    ///     type Event = u32;
+    ///     fn actions<'f>(&self, _: u32, _: &mut Frame<'f, Self>) {}
+    /// }
+    /// let mut game = FrameLoop::new(Score(3));
+    /// let mut screen = std::string::String::new();
+    /// let record = game.tick_with([], game.step(), |world, frame, _history| {
+    ///     let text = tickarena::format_in!(frame.arena(), "score {}", world.0);
+    ///     screen.push_str(&text);
+    /// });
+    /// assert_eq!(screen, "score 3");
+    /// // The text was freed at the end of `present`; the frame's peak counts it.
+    /// assert!(record.arena_bytes >= "score 3".len());
+    /// ```
+    pub fn tick_with(
+        &mut self,
+        events: impl IntoIterator<Item = G::Event>,
+        elapsed: Duration,
+        present: impl FnOnce(&G, &Frame<'_, G>, &FrameHistory),
+    ) -> FrameRecord {
         let started = Instant::now();
         let steps = self.timestep.advance(elapsed);
         let (events, actions, arena_bytes) = {
@@ -209,8 +244,9 @@ impl<G: Game> FrameLoop<G> {
                 frame.advance(self.timestep.step());
             }
             self.world.end_frame(&frame);
+            present(&self.world, &frame, &self.history);
             self.time = frame.time();
-            (events_seen, actions, self.arena.used())
+            (events_seen, actions, self.arena.peak())
             // The frame, its actions and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that

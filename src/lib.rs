@@ -68,6 +68,8 @@ mod region;
 mod segmented;
 mod string;
 mod vec_in;
+#[cfg(feature = "winit")]
+pub mod winit;
 
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
 pub use segmented::SegmentedList;

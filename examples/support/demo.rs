@@ -1,8 +1,12 @@
 //! The demo game shared by the examples: entities (glam `Vec2` position
-//! and velocity) in a `SegmentedList`, and a scripted stream of input
-//! events (keys, clicks, spawns, and a burst of 20 000 events every 240
-//! frames) that become actions in the frame arena: move the player, spawn,
-//! despawn near a click, and log lines built with `format_in!`.
+//! and velocity) in a `SegmentedList`, and input events (keys, clicks,
+//! spawns, steering, messages) that become actions in the frame arena:
+//! move the player, spawn, despawn near a click, and log lines built with
+//! `format_in!`. `script` is the headless examples' input: a steady stream
+//! and a burst of 20 000 events every 240 frames.
+
+// Shared by several examples, each of which uses part of it.
+#![allow(dead_code)]
 
 use glam::Vec2;
 use tickarena::frame_loop::{Action, Frame, Game};
@@ -11,16 +15,26 @@ use tickarena::{FrameArena, SegmentedList, format_in};
 /// Arena-backed string: lives for one frame.
 type FrameString<'f> = tickarena::String<&'f FrameArena>;
 
+/// Entities and the player stay within this distance of the origin.
+pub const BOUNDS: f32 = 500.0;
+
+/// How fast a steered player moves, in world units per second.
+const PLAYER_SPEED: f32 = 300.0;
+
 #[derive(Clone, Copy)]
 pub struct Entity {
     pub position: Vec2,
     pub velocity: Vec2,
+    /// Which look a view gives it (shape and colour), from 0 to 7.
+    pub style: u8,
 }
 
 /// The persistent state: entities, a player, and what the log saw.
 pub struct World {
     pub entities: SegmentedList<Entity>,
     pub player: Vec2,
+    /// Where the player is heading (unit length or zero).
+    pub steering: Vec2,
     pub log_lines: u64,
     pub log_bytes: u64,
     pub despawned: u64,
@@ -32,6 +46,7 @@ impl World {
         World {
             entities: SegmentedList::new(),
             player: Vec2::ZERO,
+            steering: Vec2::ZERO,
             log_lines: 0,
             log_bytes: 0,
             despawned: 0,
@@ -40,11 +55,20 @@ impl World {
 }
 
 /// Input, as a platform layer would deliver it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
+    /// A key press: 'w', 'a', 's', 'd' nudge the player.
     Key(char),
+    /// Despawns the entities near a point.
     Click(Vec2),
+    /// Spawns `count` entities flying out from a point.
     Spawn { at: Vec2, count: u32 },
+    /// Spawns `count` entities flying out from the player.
+    Burst { count: u32 },
+    /// Sets the direction the player moves in (zero: stop).
+    Steer(Vec2),
+    /// A message from somewhere (the network, a script): logged.
+    Message(u32),
 }
 
 struct MovePlayer(Vec2);
@@ -61,10 +85,26 @@ struct SpawnAt<'f> {
 
 impl Action<World> for SpawnAt<'_> {
     fn apply(&mut self, world: &mut World) {
-        for &position in &self.positions {
-            let velocity = Vec2::new(position.y.sin(), position.x.cos()) * 20.0;
-            world.entities.push(Entity { position, velocity });
+        let first = world.entities.len() as u32;
+        for (i, &position) in self.positions.iter().enumerate() {
+            let n = first.wrapping_add(i as u32);
+            // Spread over the circle by the golden angle, at a few speeds.
+            let angle = n as f32 * 2.399_963;
+            let speed = 40.0 + (n % 5) as f32 * 25.0;
+            world.entities.push(Entity {
+                position,
+                velocity: Vec2::from_angle(angle) * speed,
+                style: (n % 8) as u8,
+            });
         }
+    }
+}
+
+struct Steer(Vec2);
+
+impl Action<World> for Steer {
+    fn apply(&mut self, world: &mut World) {
+        world.steering = self.0.normalize_or_zero();
     }
 }
 
@@ -119,13 +159,32 @@ impl Game for World {
                     at.y
                 )));
             }
+            Event::Burst { count } => self.actions(
+                Event::Spawn {
+                    at: self.player,
+                    count,
+                },
+                frame,
+            ),
             Event::Spawn { at, count } => {
                 let mut positions = Vec::with_capacity_in(count as usize, arena);
-                positions.extend((0..count).map(|i| at + Vec2::new(i as f32, (i * 7 % 13) as f32)));
+                // A small cluster around `at`; the velocities spread them out.
+                positions.extend(
+                    (0..count)
+                        .map(|i| at + Vec2::new((i % 7) as f32 - 3.0, (i * 5 % 11) as f32 - 5.0)),
+                );
                 frame.push(SpawnAt { positions });
                 frame.push(LogLine(format_in!(
                     arena,
                     "spawn {count} at {at:?} on tick {}",
+                    frame.tick()
+                )));
+            }
+            Event::Steer(direction) => frame.push(Steer(direction)),
+            Event::Message(id) => {
+                frame.push(LogLine(format_in!(
+                    arena,
+                    "message {id} on tick {}",
                     frame.tick()
                 )));
             }
@@ -134,13 +193,16 @@ impl Game for World {
 
     fn update(&mut self, frame: &Frame<'_, Self>) {
         let dt = frame.step().as_secs_f32();
+        self.player = (self.player + self.steering * PLAYER_SPEED * dt)
+            .clamp(Vec2::splat(-BOUNDS), Vec2::splat(BOUNDS));
         for entity in self.entities.iter_mut() {
             entity.position += entity.velocity * dt;
-            if entity.position.x.abs() > 500.0 {
-                entity.velocity.x = -entity.velocity.x;
+            // Bounce off the walls, heading back in.
+            if entity.position.x.abs() > BOUNDS {
+                entity.velocity.x = -entity.velocity.x.abs() * entity.position.x.signum();
             }
-            if entity.position.y.abs() > 500.0 {
-                entity.velocity.y = -entity.velocity.y;
+            if entity.position.y.abs() > BOUNDS {
+                entity.velocity.y = -entity.velocity.y.abs() * entity.position.y.signum();
             }
         }
         // Keep the world bounded: the oldest entities leave when crowded.

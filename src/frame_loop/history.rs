@@ -28,7 +28,8 @@ pub struct FrameRecord {
     pub actions: usize,
     /// Fixed update steps run.
     pub steps: u32,
-    /// Bytes the frame used in the arena (alignment padding included).
+    /// The most bytes the frame had in the arena at once (alignment padding
+    /// included; see [`FrameArena::peak`](crate::FrameArena::peak)).
     pub arena_bytes: usize,
     /// Wall-clock time the tick took.
     pub tick_time: Duration,

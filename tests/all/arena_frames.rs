@@ -53,6 +53,29 @@ fn stats_track_high_water_across_frames() {
 }
 
 #[test]
+fn peak_and_high_water_count_bytes_given_back_at_the_top() {
+    let mut arena = small_arena();
+    let mut scratch: Vec<u32, _> = Vec::new_in(&arena);
+    scratch.extend(0..1000);
+    assert_eq!(arena.used(), 4000, "grown in place at the top");
+    drop(scratch);
+    assert_eq!(arena.used(), 0, "the most recent block goes back at once");
+    assert_eq!(arena.peak(), 4000);
+    arena.alloc_slice_copy(&[0u8; 100]);
+    assert_eq!((arena.used(), arena.peak()), (100, 4000));
+    assert_eq!(arena.stats().high_water, 4000);
+    arena.reset();
+    assert_eq!(arena.peak(), 0, "a new frame starts a new peak");
+    assert_eq!(arena.stats().high_water, 4000);
+    arena.alloc_slice_copy(&[0u8; 6000]);
+    assert_eq!(
+        arena.peak(),
+        6000,
+        "without give-backs the peak is what is used"
+    );
+}
+
+#[test]
 fn commit_grows_with_use_and_stays_between_frames() {
     let mut arena = small_arena();
     assert_eq!(

@@ -98,6 +98,9 @@ pub fn run(ops: &[Op]) {
     assert_eq!(arena.used(), 0);
     let mut lives: Vec<Live> = Vec::new();
     let mut next_fill = 1u8;
+    // The model of `FrameArena::peak`: the most `used` seen since the last
+    // reclaim, starting with the probe's byte.
+    let mut peak = 1;
     for op in ops {
         match *op {
             Op::Alloc { size, align_log } => {
@@ -157,11 +160,14 @@ pub fn run(ops: &[Op]) {
                 lives.clear();
                 arena = arena.reclaim();
                 assert_eq!(arena.used(), 0);
+                peak = 0;
             }
             _ => {}
         }
         next_fill = next_fill.wrapping_add(1).max(1);
         check(base, &lives);
         assert!(arena.used() <= RESERVE);
+        peak = peak.max(arena.used());
+        assert_eq!(arena.peak(), peak);
     }
 }

@@ -1,0 +1,174 @@
+//! The tickarena game loop in a window: entities in a `SegmentedList`
+//! drawn with softbuffer, input turned into actions in the frame arena, and
+//! an overlay that plots the arena's bytes per frame.
+//!
+//! ```sh
+//! cargo run --release --example window --features winit
+//! cargo run --release --example window --features winit -- --autoplay --frames 600
+//! ```
+//!
+//! WASD or the arrows move the player, a click spawns entities at the
+//! cursor, a right click despawns those near it, space fires a burst from
+//! the player, T an event storm (20 000 events in one frame), Escape quits.
+
+#![feature(allocator_api)]
+
+#[path = "../support/counting_alloc.rs"]
+mod counting_alloc;
+#[path = "../support/demo.rs"]
+mod demo;
+
+mod canvas;
+mod controls;
+mod layout;
+mod overlay;
+mod scene;
+mod screen;
+mod scripted;
+
+use std::process::ExitCode;
+
+use tickarena::FrameArena;
+use tickarena::frame_loop::{FixedTimestep, FrameLoop};
+use tickarena::winit::{Pacing, WindowLoop};
+use winit::dpi::LogicalSize;
+
+use counting_alloc::Counting;
+use demo::World;
+use overlay::Bytes;
+use screen::Screen;
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Frames kept in the history, and so plotted.
+const HISTORY: usize = 240;
+
+struct Options {
+    frames: Option<u64>,
+    size: LogicalSize<f64>,
+    pacing: Pacing,
+    autoplay: bool,
+}
+
+fn parse_options() -> Options {
+    let mut options = Options {
+        frames: None,
+        size: LogicalSize::new(1280.0, 720.0),
+        pacing: Pacing::Display,
+        autoplay: false,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{name} needs a value")))
+        };
+        match flag.as_str() {
+            "--frames" => {
+                let text = value("--frames");
+                let frames = text
+                    .parse()
+                    .unwrap_or_else(|_| usage(&format!("--frames needs a number, got {text:?}")));
+                options.frames = Some(frames);
+            }
+            "--size" => {
+                let text = value("--size");
+                let parsed = text
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+                    .filter(|&(w, h)| w > 0 && h > 0);
+                let (w, h) = parsed
+                    .unwrap_or_else(|| usage(&format!("--size needs WIDTHxHEIGHT, got {text:?}")));
+                options.size = LogicalSize::new(f64::from(w), f64::from(h));
+            }
+            "--fps" => {
+                let text = value("--fps");
+                options.pacing = match text.as_str() {
+                    "display" => Pacing::Display,
+                    "unlimited" => Pacing::Unlimited,
+                    rate => match rate.parse::<f64>() {
+                        Ok(hz) if hz.is_finite() && hz > 0.0 => Pacing::Hz(hz),
+                        _ => usage(&format!(
+                            "--fps needs a rate, \"display\" or \"unlimited\", got {text:?}"
+                        )),
+                    },
+                };
+            }
+            "--autoplay" => options.autoplay = true,
+            "--help" | "-h" => usage(""),
+            other => usage(&format!("unknown flag {other:?}")),
+        }
+    }
+    options
+}
+
+fn usage(problem: &str) -> ! {
+    if !problem.is_empty() {
+        eprintln!("error: {problem}");
+    }
+    eprintln!(
+        "usage: window [--frames N] [--size WIDTHxHEIGHT] [--fps RATE|display|unlimited] [--autoplay]"
+    );
+    std::process::exit(if problem.is_empty() { 0 } else { 2 })
+}
+
+fn main() -> ExitCode {
+    let options = parse_options();
+    let game = FrameLoop::with_parts(
+        World::new(),
+        FrameArena::new(),
+        FixedTimestep::default(),
+        HISTORY,
+    );
+    let mut window_loop = WindowLoop::new(game, Screen::new(options.size, options.autoplay))
+        .with_pacing(options.pacing);
+    if let Some(frames) = options.frames {
+        window_loop = window_loop.with_max_frames(frames);
+    }
+    let finished = match window_loop.run() {
+        Ok(finished) => finished,
+        Err(error) => {
+            eprintln!("window: cannot run the window loop: {error}");
+            eprintln!("(it needs a display: X11, or `xvfb-run -a` without one)");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let game = finished.game();
+    let summary = finished.view().summary();
+    let ticks = game.history().iter().count().max(1) as f64;
+    let mean_tick = game
+        .history()
+        .iter()
+        .map(|record| record.tick_time.as_secs_f64())
+        .sum::<f64>()
+        / ticks;
+    let stats = game.arena().stats();
+    println!("frames               {}", game.ticks());
+    println!("entities             {}", game.world().entities.len());
+    println!(
+        "arena                high water {}, committed {}",
+        Bytes(stats.high_water),
+        Bytes(stats.committed)
+    );
+    println!(
+        "tick                 {:.3} ms mean over the last {} frames",
+        mean_tick * 1e3,
+        ticks
+    );
+    println!(
+        "heap allocations     {} in {} steady ticks",
+        summary.steady_tick_allocations, summary.steady_ticks
+    );
+    let input = summary.input;
+    println!(
+        "input                {} spawn clicks, {} despawn clicks, {} bursts, {} storms, {} steering changes",
+        input.spawn_clicks,
+        input.despawn_clicks,
+        input.bursts,
+        input.storms,
+        input.steering_changes
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,255 @@
+//! The overlay: the figures of the frame in a panel (text formatted in the
+//! frame arena), the key help, and a chart of arena bytes per frame over
+//! the recorded frames with the high-water line.
+
+use std::fmt;
+
+use tickarena::frame_loop::FrameHistory;
+use tickarena::{FrameArena, format_in};
+
+use crate::canvas::{Canvas, Rgb};
+use crate::controls::HELP;
+use crate::layout::{Layout, Rect};
+
+const PANEL: Rgb = 0x0A0D12;
+const LABEL: Rgb = 0x8A96A8;
+const VALUE: Rgb = 0xF4F4F6;
+const TITLE: Rgb = 0x2EC4B6;
+const STEADY_BAR: Rgb = 0x2EC4B6;
+const STORM_BAR: Rgb = 0xFF9F1C;
+const HIGH_WATER: Rgb = 0xE84A72;
+const GRID: Rgb = 0x253041;
+
+/// A frame with more input events than this is drawn as a storm.
+const STORM_EVENTS: usize = 1000;
+
+/// What the panel shows.
+pub struct Readout {
+    pub tick: u64,
+    pub entities: usize,
+    pub events: usize,
+    pub actions: usize,
+    /// This frame's arena bytes so far (its peak).
+    pub arena_used: usize,
+    pub high_water: usize,
+    pub committed: usize,
+    /// Heap allocations of this frame so far (input, actions, update, drawing).
+    pub heap_frame: u64,
+    /// Heap allocations of winit and X11 since the last frame was presented.
+    pub heap_windowing: u64,
+    pub tick_ms: f64,
+    pub fps: f64,
+}
+
+/// A byte count for people: 512 B, 84.2 KiB, 2.31 MiB.
+pub struct Bytes(pub usize);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0 as f64;
+        match self.0 {
+            0..1024 => write!(f, "{} B", self.0),
+            1024..1_048_576 => write!(f, "{:.1} KiB", n / 1024.0),
+            _ => write!(f, "{:.2} MiB", n / 1_048_576.0),
+        }
+    }
+}
+
+pub fn draw_panel(canvas: &mut Canvas<'_>, layout: &Layout, readout: &Readout, arena: &FrameArena) {
+    let scale = layout.text_scale;
+    let line = 11 * scale;
+    let rows: [(&str, tickarena::String<&FrameArena>); 11] = [
+        ("frame", format_in!(arena, "{}", readout.tick)),
+        ("entities", format_in!(arena, "{}", readout.entities)),
+        ("events", format_in!(arena, "{}", readout.events)),
+        ("actions", format_in!(arena, "{}", readout.actions)),
+        (
+            "arena used",
+            format_in!(arena, "{}", Bytes(readout.arena_used)),
+        ),
+        (
+            "high water",
+            format_in!(arena, "{}", Bytes(readout.high_water)),
+        ),
+        (
+            "committed",
+            format_in!(arena, "{}", Bytes(readout.committed)),
+        ),
+        ("heap allocs", format_in!(arena, "{}", readout.heap_frame)),
+        (
+            "",
+            format_in!(arena, "{} in winit/X11", readout.heap_windowing),
+        ),
+        ("tick", format_in!(arena, "{:.2} ms", readout.tick_ms)),
+        ("fps", format_in!(arena, "{:.0}", readout.fps)),
+    ];
+    // Beside the scene when there is room, over its corner otherwise.
+    let label_w = 12 * 8 * scale;
+    let needed = label_w + 16 * 8 * scale;
+    let (x, y) = if layout.panel.w >= needed && layout.panel.y + layout.panel.h <= layout.chart.y {
+        (layout.panel.x, layout.panel.y)
+    } else {
+        (
+            layout.scene.x + layout.margin,
+            layout.scene.y + layout.margin,
+        )
+    };
+    let height = line * (rows.len() as i32 + 2);
+    canvas.blend_rect(x, y, needed.min(canvas.width() - x), height, PANEL, 200);
+    let pad = 2 * scale;
+    canvas.text(x + pad, y + pad, scale, "tickarena", TITLE);
+    for (row, (label, value)) in rows.iter().enumerate() {
+        let row_y = y + pad + line * (row as i32 + 1) + line / 2;
+        canvas.text(x + pad, row_y, scale, label, LABEL);
+        canvas.text(x + pad + label_w, row_y, scale, value, VALUE);
+    }
+}
+
+pub fn draw_help(canvas: &mut Canvas<'_>, layout: &Layout) {
+    let scale = layout.text_scale;
+    let line = 11 * scale;
+    let keys = HELP.split("  ");
+    let rows = HELP.split("  ").count() as i32 + 1;
+    if layout.help.w >= 20 * 8 * scale && layout.help.h >= rows * line {
+        canvas.text(layout.help.x, layout.help.y, scale, "controls", TITLE);
+        for (row, entry) in keys.enumerate() {
+            let y = layout.help.y + line * (row as i32 + 1) + line / 2;
+            canvas.text(layout.help.x, y, scale, entry, LABEL);
+        }
+    } else {
+        // No room beside the scene: one small line above the chart.
+        let small = 1.max(scale / 2);
+        canvas.text(
+            layout.chart.x,
+            layout.chart.y - 9 * small - 2,
+            small,
+            HELP,
+            LABEL,
+        );
+    }
+}
+
+/// Log-scale position of `bytes` between 256 B and `top` in a plot `h` high.
+fn bar_height(bytes: usize, top: usize, h: i32) -> i32 {
+    let low = 8.0; // log2(256 B)
+    let span = (top as f64).log2() - low;
+    let level = ((bytes.max(1) as f64).log2() - low).clamp(0.0, span);
+    (level / span * f64::from(h)).round() as i32
+}
+
+/// The smallest power of four at least 1.5 times `bytes`, and at least 64 KiB.
+fn chart_top(bytes: usize) -> usize {
+    let mut top = 64 << 10;
+    while top < bytes + bytes / 2 {
+        top *= 4;
+    }
+    top
+}
+
+pub fn draw_chart(
+    canvas: &mut Canvas<'_>,
+    layout: &Layout,
+    history: &FrameHistory,
+    arena: &FrameArena,
+) {
+    let Rect { x, y, w, h } = layout.chart;
+    let scale = layout.text_scale;
+    canvas.blend_rect(x, y, w, h, PANEL, 220);
+    canvas.outline(x, y, w, h, GRID);
+
+    let title_scale = 1.max(scale / 2);
+    let high_water = history.high_water();
+    let title = format_in!(
+        arena,
+        "arena bytes per frame, last {} frames (log scale)",
+        history.capacity()
+    );
+    canvas.text(x + 2 * scale, y + 2 * scale, title_scale, &title, LABEL);
+
+    let axis_w = 8 * 8 * title_scale;
+    let plot = Rect {
+        x: x + axis_w,
+        y: y + 6 * scale + 8 * title_scale,
+        w: (w - axis_w - 2 * scale).max(1),
+        h: (h - 12 * scale - 8 * title_scale).max(1),
+    };
+    let bottom = plot.y + plot.h;
+    let top = chart_top(high_water);
+
+    // Grid lines at powers of four, labelled.
+    let mut level = 256usize;
+    while level <= top {
+        let line_y = bottom - bar_height(level, top, plot.h);
+        canvas.fill_rect(plot.x, line_y, plot.w, 1, GRID);
+        let label = match level {
+            0..1024 => format_in!(arena, "{level} B"),
+            1024..1_048_576 => format_in!(arena, "{} KiB", level >> 10),
+            _ => format_in!(arena, "{} MiB", level >> 20),
+        };
+        canvas.text(
+            x + 2 * scale,
+            line_y - 4 * title_scale,
+            title_scale,
+            &label,
+            LABEL,
+        );
+        level *= 4;
+    }
+
+    // One bar per frame, newest on the right.
+    let slots = history.capacity() as i32;
+    let bar_w = (plot.w / slots).max(1);
+    let gap = i32::from(bar_w >= 3);
+    let right = plot.x + plot.w;
+    for (age, record) in history.iter().rev().enumerate() {
+        let bar_x = right - (age as i32 + 1) * bar_w;
+        if bar_x < plot.x {
+            break;
+        }
+        let bar_h = bar_height(record.arena_bytes, top, plot.h).max(1);
+        let color = if record.events > STORM_EVENTS {
+            STORM_BAR
+        } else {
+            STEADY_BAR
+        };
+        canvas.fill_rect(bar_x, bottom - bar_h, bar_w - gap, bar_h, color);
+    }
+
+    if high_water > 0 {
+        let line_y = bottom - bar_height(high_water, top, plot.h);
+        canvas.dashed_line(plot.x, line_y, plot.w, 3 * scale, HIGH_WATER);
+        let label = format_in!(arena, "high water {}", Bytes(high_water));
+        let label_w = label.len() as i32 * 8 * title_scale;
+        canvas.text(
+            right - label_w,
+            line_y - 10 * title_scale,
+            title_scale,
+            &label,
+            HIGH_WATER,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_read_well() {
+        assert_eq!(Bytes(512).to_string(), "512 B");
+        assert_eq!(Bytes(86_220).to_string(), "84.2 KiB");
+        assert_eq!(Bytes(2_422_210).to_string(), "2.31 MiB");
+    }
+
+    #[test]
+    fn the_log_scale_spans_the_plot() {
+        let top = chart_top(3 << 20);
+        assert_eq!(top, 16 << 20);
+        assert_eq!(bar_height(256, top, 100), 0);
+        assert_eq!(bar_height(top, top, 100), 100);
+        assert_eq!(bar_height(usize::MAX, top, 100), 100, "clamped at the top");
+        let mid = bar_height(1 << 16, top, 100);
+        assert!(mid > 30 && mid < 70, "{mid}");
+        assert_eq!(chart_top(0), 64 << 10);
+    }
+}
