@@ -50,6 +50,8 @@
 //!   entities, in any allocator.
 //! * [`frame_loop`]: the game loop that turns input events into actions in
 //!   the frame arena and reclaims it every tick.
+//! * `winit` (cargo feature `winit`): runs the game loop in a winit window,
+//!   drawing each frame while its arena is alive.
 //!
 //! # Features of the nightly toolchain used
 //!

@@ -83,9 +83,11 @@ pub trait View<G: Game> {
     fn suspended(&mut self) {}
 
     /// Turns a window event into zero or more game events for the next
-    /// tick. The window state in `input` already reflects the event (a new
-    /// cursor position, size or modifier), and closing, resizing and
-    /// redrawing are the loop's business: a view only translates.
+    /// tick. Every window event comes here but `RedrawRequested`; the
+    /// window state in `input` already reflects it (a new cursor position,
+    /// size or modifier), and the loop has already acted on it (closing on
+    /// `CloseRequested`, skipping the drawing of a 0x0 window): a view only
+    /// translates, and may call [`Input::exit`].
     fn input(&mut self, event: &WindowEvent, input: &mut Input<'_, G::Event>);
 
     /// The same for a device event (raw mouse motion, for example). Ignored
