@@ -15,8 +15,11 @@ use std::time::{Duration, Instant};
 
 #[path = "support/demo.rs"]
 mod demo;
+#[path = "support/flags.rs"]
+mod flags;
 
 use demo::{World, script};
+use flags::Flags;
 use tickarena::frame_loop::FrameLoop;
 
 struct Options {
@@ -31,32 +34,17 @@ fn parse_options() -> Options {
         events_per_frame: 1000,
         report_every: 120,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = |name: &str| -> u64 {
-            let text = args
-                .next()
-                .unwrap_or_else(|| usage(&format!("{name} needs a number")));
-            text.parse()
-                .unwrap_or_else(|_| usage(&format!("{name} needs a number, got {text:?}")))
-        };
+    let mut flags =
+        Flags::new("usage: actions [--frames N] [--events-per-frame N] [--report-every N]");
+    while let Some(flag) = flags.next_flag() {
         match flag.as_str() {
-            "--frames" => options.frames = value("--frames"),
-            "--events-per-frame" => options.events_per_frame = value("--events-per-frame") as u32,
-            "--report-every" => options.report_every = value("--report-every").max(1),
-            "--help" | "-h" => usage(""),
-            other => usage(&format!("unknown flag {other:?}")),
+            "--frames" => options.frames = flags.value(&flag, "a number"),
+            "--events-per-frame" => options.events_per_frame = flags.value(&flag, "a number"),
+            "--report-every" => options.report_every = flags.value::<u64>(&flag, "a number").max(1),
+            other => flags.fail(&format!("unknown flag {other:?}")),
         }
     }
     options
-}
-
-fn usage(problem: &str) -> ! {
-    if !problem.is_empty() {
-        eprintln!("error: {problem}");
-    }
-    eprintln!("usage: actions [--frames N] [--events-per-frame N] [--report-every N]");
-    std::process::exit(if problem.is_empty() { 0 } else { 2 })
 }
 
 fn main() {

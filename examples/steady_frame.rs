@@ -14,9 +14,12 @@ mod demo;
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
+#[path = "support/flags.rs"]
+mod flags;
 
 use counting_alloc::{Counting, allocations};
 use demo::{World, script};
+use flags::Flags;
 use tickarena::frame_loop::FrameLoop;
 
 #[global_allocator]
@@ -35,11 +38,14 @@ fn minor_faults() -> u64 {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let ticks: u64 = match (args.next().as_deref(), args.next()) {
-        (Some("--ticks"), Some(n)) => n.parse().expect("--ticks takes a number"),
-        _ => 10_000,
-    };
+    let mut ticks: u64 = 10_000;
+    let mut flags = Flags::new("usage: steady_frame [--ticks N]");
+    while let Some(flag) = flags.next_flag() {
+        match flag.as_str() {
+            "--ticks" => ticks = flags.value(&flag, "a number"),
+            other => flags.fail(&format!("unknown flag {other:?}")),
+        }
+    }
     let mut game = FrameLoop::new(World::new());
     let step = game.step();
     // Warm-up: two burst cycles, so the world and the arena reach their size.

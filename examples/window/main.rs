@@ -17,6 +17,8 @@
 mod counting_alloc;
 #[path = "../support/demo.rs"]
 mod demo;
+#[path = "../support/flags.rs"]
+mod flags;
 
 mod canvas;
 mod controls;
@@ -35,6 +37,7 @@ use winit::dpi::LogicalSize;
 
 use counting_alloc::Counting;
 use demo::World;
+use flags::Flags;
 use overlay::Bytes;
 use screen::Screen;
 
@@ -58,59 +61,41 @@ fn parse_options() -> Options {
         pacing: Pacing::Display,
         autoplay: false,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .unwrap_or_else(|| usage(&format!("{name} needs a value")))
-        };
+    let mut flags = Flags::new(
+        "usage: window [--frames N] [--size WIDTHxHEIGHT] [--fps RATE|display|unlimited] [--autoplay]",
+    );
+    while let Some(flag) = flags.next_flag() {
         match flag.as_str() {
-            "--frames" => {
-                let text = value("--frames");
-                let frames = text
-                    .parse()
-                    .unwrap_or_else(|_| usage(&format!("--frames needs a number, got {text:?}")));
-                options.frames = Some(frames);
-            }
+            "--frames" => options.frames = Some(flags.value(&flag, "a number")),
             "--size" => {
-                let text = value("--size");
-                let parsed = text
+                let text: String = flags.value(&flag, "WIDTHxHEIGHT");
+                let size = text
                     .split_once('x')
                     .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
                     .filter(|&(w, h)| w > 0 && h > 0);
-                let (w, h) = parsed
-                    .unwrap_or_else(|| usage(&format!("--size needs WIDTHxHEIGHT, got {text:?}")));
+                let Some((w, h)) = size else {
+                    flags.fail(&format!("--size needs WIDTHxHEIGHT, got {text:?}"));
+                };
                 options.size = LogicalSize::new(f64::from(w), f64::from(h));
             }
             "--fps" => {
-                let text = value("--fps");
+                let text: String = flags.value(&flag, "a rate, \"display\" or \"unlimited\"");
                 options.pacing = match text.as_str() {
                     "display" => Pacing::Display,
                     "unlimited" => Pacing::Unlimited,
                     rate => match rate.parse::<f64>() {
                         Ok(hz) if hz.is_finite() && hz > 0.0 => Pacing::Hz(hz),
-                        _ => usage(&format!(
+                        _ => flags.fail(&format!(
                             "--fps needs a rate, \"display\" or \"unlimited\", got {text:?}"
                         )),
                     },
                 };
             }
             "--autoplay" => options.autoplay = true,
-            "--help" | "-h" => usage(""),
-            other => usage(&format!("unknown flag {other:?}")),
+            other => flags.fail(&format!("unknown flag {other:?}")),
         }
     }
     options
-}
-
-fn usage(problem: &str) -> ! {
-    if !problem.is_empty() {
-        eprintln!("error: {problem}");
-    }
-    eprintln!(
-        "usage: window [--frames N] [--size WIDTHxHEIGHT] [--fps RATE|display|unlimited] [--autoplay]"
-    );
-    std::process::exit(if problem.is_empty() { 0 } else { 2 })
 }
 
 fn main() -> ExitCode {
