@@ -72,8 +72,15 @@ fn check(base: usize, lives: &[Live]) {
         );
         // SAFETY: the block is live and `size` bytes long.
         let bytes = unsafe { NonNull::slice_from_raw_parts(live.ptr, size).as_ref() };
+        // Miri reads byte by byte, slowly: there it checks the ends of each
+        // block (where neighbours would overwrite it); natively, every byte.
+        let (head, tail) = if cfg!(miri) {
+            (&bytes[..size.min(32)], &bytes[size.saturating_sub(32)..])
+        } else {
+            (bytes, &bytes[..0])
+        };
         assert!(
-            bytes.iter().all(|&b| b == live.fill),
+            head.iter().chain(tail).all(|&b| b == live.fill),
             "bytes of a live block changed"
         );
         spans.push((addr, addr + size));
