@@ -95,9 +95,7 @@ fn main() {
     );
     println!(
         "arena             high water {} B, committed {} B, reserved {} B",
-        stats.high_water.max(game.history().high_water()),
-        stats.committed,
-        stats.reserved
+        stats.high_water, stats.committed, stats.reserved
     );
     println!(
         "time              {:.2} s wall, {:.1} µs per tick, {:.0} ns per event",

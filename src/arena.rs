@@ -76,9 +76,9 @@ pub struct FrameArena {
     top: Cell<usize>,
     /// Address one past the last committed byte.
     end: Cell<usize>,
-    /// The highest `top` this frame had before it was last lowered (by
-    /// freeing or shrinking the most recent allocation). Kept off the
-    /// allocation fast path: only the paths that lower `top` update it.
+    /// The highest `top` this frame had before it last moved other than by
+    /// a bump (freeing, shrinking or growing the most recent allocation).
+    /// Kept off the allocation fast path, which only raises `top`.
     lowered_from: Cell<usize>,
     region: Region,
     /// Committed bytes kept across a reclaim; more is given back.
@@ -243,9 +243,11 @@ impl FrameArena {
         self.lowered_from.get().max(self.top.get()) - self.base()
     }
 
-    /// Moves the top down to `new_top`, remembering how high it was.
+    /// Moves the top to `new_top` (down when the most recent allocation is
+    /// freed or shrunk, up when it grows in place), remembering how high it
+    /// was for [`peak`](Self::peak).
     #[inline]
-    fn lower_top(&self, new_top: usize) {
+    fn move_top(&self, new_top: usize) {
         let top = self.top.get();
         if top > self.lowered_from.get() {
             self.lowered_from.set(top);
@@ -371,7 +373,7 @@ impl FrameArena {
     #[inline]
     pub(crate) fn release_if_last(&self, ptr: NonNull<u8>, size: usize) {
         if self.is_last(ptr, size) {
-            self.lower_top(ptr.addr().get());
+            self.move_top(ptr.addr().get());
         }
     }
 
@@ -390,11 +392,7 @@ impl FrameArena {
         if new_top > self.end.get() && self.commit_through(new_top).is_err() {
             return false;
         }
-        if new_top < self.top.get() {
-            self.lower_top(new_top);
-        } else {
-            self.top.set(new_top);
-        }
+        self.move_top(new_top);
         true
     }
 

@@ -386,23 +386,14 @@ impl<G: Game, V: View<G>> ApplicationHandler for WindowLoop<G, V> {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let schedule = self.session.about_to_wait(Instant::now());
-        let wake_at = match schedule {
-            Schedule::Sleep => {
-                event_loop.set_control_flow(ControlFlow::Wait);
-                self.exit_if_asked(event_loop);
-                return;
+        if let (Schedule::Redraw(_), Some(window)) = (schedule, &self.window) {
+            window.request_redraw();
+        }
+        event_loop.set_control_flow(match schedule {
+            Schedule::Sleep => ControlFlow::Wait,
+            Schedule::Redraw(wake_at) | Schedule::WakeAt(wake_at) => {
+                wake_at.map_or(ControlFlow::Poll, ControlFlow::WaitUntil)
             }
-            Schedule::Redraw(wake_at) => {
-                if let Some(window) = &self.window {
-                    window.request_redraw();
-                }
-                wake_at
-            }
-            Schedule::WakeAt(wake_at) => wake_at,
-        };
-        event_loop.set_control_flow(match wake_at {
-            Some(instant) => ControlFlow::WaitUntil(instant),
-            None => ControlFlow::Poll,
         });
         self.exit_if_asked(event_loop);
     }

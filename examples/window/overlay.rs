@@ -10,6 +10,7 @@ use tickarena::{FrameArena, format_in};
 use crate::canvas::{Canvas, Rgb};
 use crate::controls::HELP;
 use crate::layout::{Layout, Rect};
+use crate::scripted::is_storm;
 
 const PANEL: Rgb = 0x0A0D12;
 const LABEL: Rgb = 0x8A96A8;
@@ -19,9 +20,6 @@ const STEADY_BAR: Rgb = 0x2EC4B6;
 const STORM_BAR: Rgb = 0xFF9F1C;
 const HIGH_WATER: Rgb = 0xE84A72;
 const GRID: Rgb = 0x253041;
-
-/// A frame with more input events than this is drawn as a storm.
-const STORM_EVENTS: usize = 1000;
 
 /// What the panel shows.
 pub struct Readout {
@@ -109,7 +107,7 @@ pub fn draw_help(canvas: &mut Canvas<'_>, layout: &Layout) {
     let scale = layout.text_scale;
     let line = 11 * scale;
     let keys = HELP.split("  ");
-    let rows = HELP.split("  ").count() as i32 + 1;
+    let rows = keys.clone().count() as i32 + 1;
     if layout.help.w >= 20 * 8 * scale && layout.help.h >= rows * line {
         canvas.text(layout.help.x, layout.help.y, scale, "controls", TITLE);
         for (row, entry) in keys.enumerate() {
@@ -207,7 +205,7 @@ pub fn draw_chart(
             break;
         }
         let bar_h = bar_height(record.arena_bytes, top, plot.h).max(1);
-        let color = if record.events > STORM_EVENTS {
+        let color = if is_storm(record.events) {
             STORM_BAR
         } else {
             STEADY_BAR

@@ -20,7 +20,7 @@ use crate::demo::{Event, World};
 use crate::layout::Layout;
 use crate::overlay::{self, Readout};
 use crate::scene::{self, BACKGROUND};
-use crate::scripted::{STORM_EVENTS, autoplay, storm};
+use crate::scripted::{autoplay, is_storm, storm};
 
 /// Entities in a click's spawn and in a burst.
 const CLICK_SPAWN: u32 = 24;
@@ -90,7 +90,7 @@ impl HeapMeter {
     fn end_frame(&mut self, tick: u64, events: usize, entity_capacity: usize) {
         let allocated = allocations() - self.frame_start;
         let grew = std::mem::replace(&mut self.entity_capacity, entity_capacity) != entity_capacity;
-        if tick >= 10 && events < STORM_EVENTS as usize && !grew {
+        if tick >= 10 && !is_storm(events) && !grew {
             self.steady_ticks += 1;
             self.steady_tick_allocations += allocated;
         }
@@ -266,7 +266,7 @@ impl View<World> for Screen {
             events: self.events_this_tick,
             actions: frame.pending_actions(),
             arena_used: arena.peak(),
-            high_water: stats.high_water.max(context.history().high_water()),
+            high_water: stats.high_water,
             committed: stats.committed,
             heap_frame: allocations() - self.heap.frame_start,
             heap_windowing: self.heap.windowing,

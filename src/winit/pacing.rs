@@ -104,9 +104,10 @@ impl Pacer {
         }
     }
 
-    /// When to wake up for the next frame: `None` means at once (unpaced).
+    /// When to wake up for the next frame: `None` means at once (unpaced,
+    /// where no next frame is ever scheduled).
     pub(super) fn wake_at(&self) -> Option<Instant> {
-        self.next.filter(|_| self.period.is_some())
+        self.next
     }
 }
 

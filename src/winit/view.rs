@@ -66,6 +66,29 @@ use crate::frame_loop::{Frame, FrameHistory, Game};
 pub trait View<G: Game> {
     /// The window to open. The default is a 1280x720 window titled
     /// "tickarena".
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// struct Plain;
+    /// impl View<Sum> for Plain {
+    /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// }
+    /// assert_eq!(Plain.window_attributes().title, "tickarena");
+    /// ```
     fn window_attributes(&self) -> WindowAttributes {
         Window::default_attributes()
             .with_title("tickarena")
@@ -74,12 +97,73 @@ pub trait View<G: Game> {
 
     /// The window exists (first start, or back from a suspension): make the
     /// surfaces that draw into it.
+    ///
+    /// # Example
+    ///
+    /// A view keeps the window to draw into (with softbuffer's
+    /// `Surface::new`, say); the [`View`] example runs it in a real window.
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// use std::sync::Arc;
+    /// use winit::window::Window;
+    ///
+    /// #[derive(Default)]
+    /// struct Screen(Option<Arc<Window>>);
+    /// impl View<Sum> for Screen {
+    ///     fn resumed(&mut self, window: &Arc<Window>) {
+    ///         self.0 = Some(window.clone());
+    ///     }
+    /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// }
+    /// assert!(Screen::default().0.is_none(), "no window before the first resume");
+    /// ```
     fn resumed(&mut self, window: &Arc<Window>) {
         let _ = window;
     }
 
     /// The application is suspended (mobile platforms): drop the surfaces.
     /// No tick runs until the next [`resumed`](Self::resumed).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// struct Screen(Option<Vec<u32>>); // stands for a drawing surface
+    /// impl View<Sum> for Screen {
+    ///     fn suspended(&mut self) {
+    ///         self.0 = None;
+    ///     }
+    /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// }
+    /// let mut screen = Screen(Some(vec![0; 64]));
+    /// screen.suspended();
+    /// assert!(screen.0.is_none());
+    /// ```
     fn suspended(&mut self) {}
 
     /// Turns a window event into zero or more game events for the next
@@ -88,10 +172,79 @@ pub trait View<G: Game> {
     /// size or modifier), and the loop has already acted on it (closing on
     /// `CloseRequested`, skipping the drawing of a 0x0 window): a view only
     /// translates, and may call [`Input::exit`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// use winit::event::{DeviceId, ElementState, MouseButton};
+    ///
+    /// struct Clicks;
+    /// impl View<Sum> for Clicks {
+    ///     fn input(&mut self, event: &WindowEvent, input: &mut Input<'_, u32>) {
+    ///         if let WindowEvent::MouseInput { state: ElementState::Pressed, .. } = event {
+    ///             input.push(1);
+    ///         }
+    ///     }
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// }
+    /// let (mut queue, mut exit, state) = (Vec::new(), false, WindowState::default());
+    /// let press = WindowEvent::MouseInput {
+    ///     device_id: DeviceId::dummy(),
+    ///     state: ElementState::Pressed,
+    ///     button: MouseButton::Left,
+    /// };
+    /// Clicks.input(&press, &mut Input::new(&mut queue, &state, 0, &mut exit));
+    /// assert_eq!(queue, [1]);
+    /// ```
     fn input(&mut self, event: &WindowEvent, input: &mut Input<'_, G::Event>);
 
     /// The same for a device event (raw mouse motion, for example). Ignored
     /// by default.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// use winit::event::{DeviceEvent, DeviceId};
+    ///
+    /// struct Mouse;
+    /// impl View<Sum> for Mouse {
+    ///     fn device_input(&mut self, _: DeviceId, event: &DeviceEvent, input: &mut Input<'_, u32>) {
+    ///         if let DeviceEvent::MouseMotion { delta: (dx, _) } = event {
+    ///             input.push(dx.abs() as u32);
+    ///         }
+    ///     }
+    /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// }
+    /// let (mut queue, mut exit, state) = (Vec::new(), false, WindowState::default());
+    /// let motion = DeviceEvent::MouseMotion { delta: (-3.0, 1.0) };
+    /// Mouse.device_input(DeviceId::dummy(), &motion, &mut Input::new(&mut queue, &state, 0, &mut exit));
+    /// assert_eq!(queue, [3]);
+    /// ```
     fn device_input(
         &mut self,
         device: DeviceId,
@@ -104,6 +257,36 @@ pub trait View<G: Game> {
     /// Called once before every tick: for input that is a state rather
     /// than an event (keys held down, gamepad axes), and for scripted
     /// input. Nothing by default.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// struct Autopilot;
+    /// impl View<Sum> for Autopilot {
+    ///     fn poll(&mut self, input: &mut Input<'_, u32>) {
+    ///         if input.tick() % 2 == 0 {
+    ///             input.push(10); // every other tick
+    ///         }
+    ///     }
+    /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// }
+    /// let (mut queue, mut exit, state) = (Vec::new(), false, WindowState::default());
+    /// Autopilot.poll(&mut Input::new(&mut queue, &state, 4, &mut exit));
+    /// assert_eq!(queue, [10]);
+    /// ```
     fn poll(&mut self, input: &mut Input<'_, G::Event>) {
         let _ = input;
     }
@@ -111,6 +294,39 @@ pub trait View<G: Game> {
     /// Draws the frame: called at the end of each tick whose window has
     /// pixels, after the actions and updates, before the frame's arena is
     /// reclaimed, so draw lists and text can live in `frame.arena()`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowState};
+    /// # use winit::event::WindowEvent;
+    /// # struct Sum(u32);
+    /// # struct Add(u32);
+    /// # impl Action<Sum> for Add {
+    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// # }
+    /// # impl Game for Sum {
+    /// #     type Event = u32;
+    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// # }
+    /// struct Caption(String);
+    /// impl View<Sum> for Caption {
+    ///     fn draw(&mut self, world: &Sum, frame: &Frame<'_, Sum>, context: &DrawContext<'_>) {
+    ///         let text = tickarena::format_in!(frame.arena(), "{} at {}px", world.0, context.width());
+    ///         self.0 = text.as_str().to_owned();
+    ///     }
+    /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
+    /// }
+    /// // Drawn without a window: the loop does the same with the real one.
+    /// let mut game = FrameLoop::new(Sum(0));
+    /// let state = WindowState::new((320, 200).into(), 1.0);
+    /// let mut caption = Caption(String::new());
+    /// game.tick_with([7], game.step(), |world, frame, history| {
+    ///     caption.draw(world, frame, &DrawContext::new(&state, history).unwrap());
+    /// });
+    /// assert_eq!(caption.0, "7 at 320px");
+    /// ```
     fn draw(&mut self, world: &G, frame: &Frame<'_, G>, context: &DrawContext<'_>);
 }
 
