@@ -8,6 +8,32 @@
 //! proves that no action, string or scratch vector of a frame survives it;
 //! nobody calls `reclaim` by hand. In steady state a tick makes no heap
 //! allocation and no system call.
+//!
+//! # Example
+//!
+//! ```
+//! use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+//!
+//! struct Log(Vec<usize>);
+//! struct Line<'f>(tickarena::String<&'f tickarena::FrameArena>);
+//! impl Action<Log> for Line<'_> {
+//!     fn apply(&mut self, world: &mut Log) {
+//!         world.0.push(self.0.len());
+//!     }
+//! }
+//! impl Game for Log {
+//!     type Event = &'static str;
+//!     fn actions<'f>(&self, name: &'static str, frame: &mut Frame<'f, Self>) {
+//!         frame.push(Line(tickarena::format_in!(frame.arena(), "hello, {name}")));
+//!     }
+//! }
+//!
+//! let mut game = FrameLoop::new(Log(Vec::new()));
+//! let record = game.tick(["ada", "grace"], game.step());
+//! assert_eq!(game.world().0, [10, 12]);
+//! assert_eq!((record.events, record.actions), (2, 2));
+//! assert_eq!(game.arena().used(), 0, "the frame is reclaimed");
+//! ```
 
 mod frame;
 mod history;
