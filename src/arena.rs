@@ -14,14 +14,14 @@ mod error;
 mod stats;
 mod typed;
 
-use core::alloc::Layout;
+use core::alloc::{AllocError, Layout};
 use core::cell::Cell;
 use core::fmt;
+use core::mem::MaybeUninit;
 use core::ptr::NonNull;
-use std::alloc::AllocError;
 
 use crate::region::Region;
-use bump::{Bumped, bump_up, bump_up_whole};
+use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
@@ -129,6 +129,50 @@ impl FrameArena {
     /// ```
     pub fn builder() -> FrameArenaBuilder {
         FrameArenaBuilder::default()
+    }
+
+    /// An arena over memory the program already has, such as a `static`
+    /// buffer: it never calls the OS or the global allocator, which is how
+    /// consoles and `no_std` code budget their memory.
+    ///
+    /// The buffer may have any alignment (the arena aligns each allocation
+    /// inside it) and any length; the arena can hand out at most its length
+    /// per frame, and every byte of it stays in use by the arena for as long
+    /// as the program runs. Works without the `std` feature.
+    ///
+    /// # Panics
+    ///
+    /// On a 64-bit target, if the buffer lies above `isize::MAX` (no
+    /// platform places user memory there).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use core::mem::MaybeUninit;
+    /// use tickarena::FrameArena;
+    ///
+    /// // Memory that lives for the whole program, as a console or embedded
+    /// // build sets it aside (`Box::leak` gives the same on a heap).
+    /// static mut FRAME_MEMORY: [MaybeUninit<u8>; 4096] = [MaybeUninit::uninit(); 4096];
+    /// // SAFETY: the only reference ever made to FRAME_MEMORY.
+    /// let buffer = unsafe { &mut *(&raw mut FRAME_MEMORY) };
+    /// let mut arena = FrameArena::from_buffer(buffer);
+    /// assert_eq!(arena.stats().reserved, 4096);
+    /// let numbers = arena.alloc_slice_copy(&[1u32, 2, 3]);
+    /// assert_eq!(numbers.iter().sum::<u32>(), 6);
+    /// assert!(arena.try_alloc([0u8; 8192]).is_err()); // larger than the buffer
+    /// arena.reset(); // the whole buffer serves the next frame
+    /// assert_eq!(arena.used(), 0);
+    /// ```
+    pub fn from_buffer(buffer: &'static mut [MaybeUninit<u8>]) -> FrameArena {
+        let len = buffer.len();
+        match Region::over_buffer(buffer, ADDRESS_LIMIT) {
+            Some(region) => FrameArena::from_region(region, len),
+            None => panic!(
+                "tickarena: FrameArena::from_buffer needs a buffer that ends below address \
+                 {ADDRESS_LIMIT:#x}"
+            ),
+        }
     }
 
     pub(crate) fn from_region(region: Region, retain: usize) -> FrameArena {
@@ -408,7 +452,13 @@ impl FrameArena {
             ..
         } = self.stats();
         let (size, align) = (layout.size(), layout.align());
-        if size.saturating_add(align - 1) > reserved - used {
+        if self.region.is_lent() {
+            panic!(
+                "tickarena: frame arena buffer full: asked for {size} bytes (align {align}) with \
+                 {used} of the buffer's {reserved} bytes in use this frame; give \
+                 FrameArena::from_buffer a larger buffer, or allocate less per frame"
+            )
+        } else if size.saturating_add(align - 1) > reserved - used {
             panic!(
                 "tickarena: frame arena reservation exhausted: asked for {size} bytes \
                  (align {align}) with {used} of {reserved} reserved bytes in use this frame; \

@@ -202,6 +202,13 @@ impl<G: Game> FrameLoop<G> {
     /// `elapsed` wall-clock time, calls [`Game::end_frame`], and reclaims
     /// the frame. Returns the tick's figures (also kept in the history).
     ///
+    /// # Panics
+    ///
+    /// When the game panics (in `actions`, an action, `update`, `end_frame`
+    /// or `present`), the panic goes on, but the frame's arena is reset on
+    /// the way out: a loop that catches the panic starts its next tick on an
+    /// empty arena. The failed tick is not counted nor recorded.
+    ///
     /// # Example
     ///
     /// ```
@@ -257,8 +264,12 @@ impl<G: Game> FrameLoop<G> {
     ) -> FrameRecord {
         let started = Instant::now();
         let steps = self.timestep.advance(elapsed);
+        // Resets the arena when dropped: after the frame below on the normal
+        // path, and also while unwinding from a panic in the game, so a
+        // caught panic never leaves the next tick on this frame's bytes.
+        let arena = ResetOnDrop(&mut self.arena);
         let (events, actions, arena_bytes) = {
-            let mut frame = Frame::new(&self.arena, self.tick, self.timestep.step(), self.time);
+            let mut frame = Frame::new(arena.0, self.tick, self.timestep.step(), self.time);
             let mut events_seen = 0;
             for event in events {
                 self.world.actions(event, &mut frame);
@@ -272,12 +283,12 @@ impl<G: Game> FrameLoop<G> {
             self.world.end_frame(&frame);
             present(&self.world, &frame, &self.history);
             self.time = frame.time();
-            (events_seen, actions, self.arena.peak())
+            (events_seen, actions, arena.0.peak())
             // The frame, its actions and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
         // nothing from the frame is still reachable.
-        self.arena.reset();
+        drop(arena);
         let record = FrameRecord {
             tick: self.tick,
             events,
@@ -417,5 +428,14 @@ impl<G: Game> FrameLoop<G> {
     /// ```
     pub fn into_world(self) -> G {
         self.world
+    }
+}
+
+/// Resets the frame arena when dropped, on every way out of a tick.
+struct ResetOnDrop<'a>(&'a mut FrameArena);
+
+impl Drop for ResetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.reset();
     }
 }

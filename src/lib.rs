@@ -59,12 +59,16 @@
 //! `Vec::new_in` and friends) enable it too. The crate itself also uses
 //! `try_reserve_kind`, to report allocation failures as `TryReserveError`.
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![feature(allocator_api, try_reserve_kind)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+extern crate alloc;
+
 mod arena;
+#[cfg(feature = "std")]
 pub mod frame_loop;
 mod region;
 mod segmented;

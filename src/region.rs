@@ -3,25 +3,36 @@
 //!
 //! This is the only module that talks to the operating system. The policy
 //! (page rounding, commit steps, halving a refused default reservation) lives
-//! here; the four calls that touch the OS live in a backend:
+//! here; the four calls that touch the OS (reserve, commit, decommit,
+//! release) live in one backend per platform:
 //!
-//! * [`virtual_memory`]: `mmap(PROT_NONE)` / `mprotect` / `madvise` through
-//!   `rustix` on unix (the default);
-//! * [`heap_block`]: one large block from the global allocator, for Miri and
-//!   for targets without those calls. Commit and decommit are no-ops there.
+//! * [`unix`]: `mmap(PROT_NONE)` / `mprotect` through `rustix`; pages given
+//!   back by `madvise` on Linux and by remapping on macOS and the BSDs;
+//! * [`windows`]: `VirtualAlloc` / `VirtualFree` through `windows-sys`;
+//! * [`heap_block`]: one block from the global allocator, for Miri, wasm32
+//!   and builds without `std`. Commit and decommit are no-ops there.
+//!
+//! A region can also be lent by the caller ([`Region::over_buffer`]): then
+//! it is all usable from the start and no backend is ever called.
 
 use core::cell::Cell;
+use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
-#[cfg(any(miri, not(unix)))]
-mod heap_block;
-#[cfg(any(miri, not(unix)))]
-use heap_block as backend;
+#[cfg(all(feature = "std", unix, not(miri)))]
+mod unix;
+#[cfg(all(feature = "std", unix, not(miri)))]
+use unix as backend;
 
-#[cfg(all(unix, not(miri)))]
-mod virtual_memory;
-#[cfg(all(unix, not(miri)))]
-use virtual_memory as backend;
+#[cfg(all(feature = "std", windows, not(miri)))]
+mod windows;
+#[cfg(all(feature = "std", windows, not(miri)))]
+use windows as backend;
+
+#[cfg(not(all(feature = "std", any(unix, windows), not(miri))))]
+mod heap_block;
+#[cfg(not(all(feature = "std", any(unix, windows), not(miri))))]
+use heap_block as backend;
 
 /// Size of the first commit; later commits double what is committed, up to
 /// [`MAX_COMMIT_STEP`] at a time.
@@ -67,8 +78,9 @@ pub(crate) struct Region {
     reserved: usize,
     committed: Cell<usize>,
     /// What the backend handed out, which may be larger than `reserved`
-    /// (slack kept to align the base for huge pages).
-    mapping: backend::Mapping,
+    /// (slack kept to align the base for huge pages); `None` for memory
+    /// the caller lent, which is committed whole and never given back.
+    mapping: Option<backend::Mapping>,
 }
 
 impl Region {
@@ -83,7 +95,7 @@ impl Region {
                         base,
                         reserved: bytes,
                         committed: Cell::new(0),
-                        mapping,
+                        mapping: Some(mapping),
                     });
                 }
                 backend::release(&mapping);
@@ -97,10 +109,38 @@ impl Region {
         }
     }
 
-    /// First byte of the reservation; aligned to at least a page.
+    /// A region over memory the caller lends for as long as the program
+    /// runs: all of it usable at once, nothing ever asked of the OS. `None`
+    /// if the buffer ends above `address_limit`.
+    pub(crate) fn over_buffer(
+        buffer: &'static mut [MaybeUninit<u8>],
+        address_limit: usize,
+    ) -> Option<Region> {
+        let len = buffer.len();
+        let base = NonNull::from(buffer).cast::<u8>();
+        if base.addr().get() > address_limit.saturating_sub(len) {
+            return None;
+        }
+        Some(Region {
+            base,
+            reserved: len,
+            committed: Cell::new(len),
+            mapping: None,
+        })
+    }
+
+    /// First byte of the reservation: aligned to at least a page, except in
+    /// a region over a caller's buffer.
     #[inline]
     pub(crate) fn base(&self) -> NonNull<u8> {
         self.base
+    }
+
+    /// Whether this region is a buffer the caller lent
+    /// ([`over_buffer`](Self::over_buffer)).
+    #[inline]
+    pub(crate) fn is_lent(&self) -> bool {
+        self.mapping.is_none()
     }
 
     /// Bytes of address space reserved.
@@ -125,6 +165,10 @@ impl Region {
         if bytes <= committed {
             return Ok(());
         }
+        // A lent buffer is committed whole, so only an OS mapping gets here.
+        let Some(mapping) = &self.mapping else {
+            return Err(CommitRefused);
+        };
         if bytes > self.reserved {
             return Err(CommitRefused);
         }
@@ -134,9 +178,9 @@ impl Region {
         // Ask for exactly what is needed if the generous step is refused: the
         // step is an optimisation, not a requirement.
         let minimal = round_up_to_page(bytes).min(self.reserved);
-        let new_committed = if backend::commit(&self.mapping, committed, target) {
+        let new_committed = if backend::commit(mapping, committed, target) {
             target
-        } else if minimal < target && backend::commit(&self.mapping, committed, minimal) {
+        } else if minimal < target && backend::commit(mapping, committed, minimal) {
             minimal
         } else {
             return Err(CommitRefused);
@@ -148,10 +192,13 @@ impl Region {
     /// Gives the pages above the first `keep` bytes back to the OS and makes
     /// them inaccessible again; their contents are lost.
     pub(crate) fn decommit(&self, keep: usize) {
+        let Some(mapping) = &self.mapping else {
+            return; // a lent buffer stays whole
+        };
         let keep = round_up_to_page(keep).min(self.reserved);
         let committed = self.committed.get();
         if keep < committed {
-            backend::decommit(&self.mapping, keep, committed);
+            backend::decommit(mapping, keep, committed);
             self.committed.set(keep);
         }
     }
@@ -159,7 +206,9 @@ impl Region {
 
 impl Drop for Region {
     fn drop(&mut self) {
-        backend::release(&self.mapping);
+        if let Some(mapping) = &self.mapping {
+            backend::release(mapping);
+        }
     }
 }
 

@@ -11,20 +11,22 @@ mod format;
 mod from_utf8_error;
 mod traits;
 
+use alloc::alloc::Global;
+use alloc::boxed::Box;
+use alloc::collections::TryReserveError;
+use alloc::vec::Vec;
 use core::alloc::Allocator;
 use core::{fmt, str};
-use std::alloc::Global;
-use std::collections::TryReserveError;
 
 pub use from_utf8_error::FromUtf8Error;
 
-/// A growable UTF-8 string in allocator `A`: `std::string::String` for any
+/// A growable UTF-8 string in allocator `A`: `alloc::string::String` for any
 /// allocator, the arena first of all.
 ///
 /// Create one with [`format_in!`](crate::format_in),
 /// [`String::from_str_in`] or [`String::new_in`]; it dereferences to `str`,
 /// implements `fmt::Write`, `Display`, `Debug`, `Hash` (like `str`), and
-/// compares with `str`, `&str` and `std::string::String`.
+/// compares with `str`, `&str` and `alloc::string::String`.
 ///
 /// # Example
 ///

@@ -2,6 +2,8 @@
 
 use core::alloc::Allocator;
 
+use alloc::vec::Vec;
+
 /// `vec!` into an allocator: `vec_in![alloc; a, b, c]`,
 /// `vec_in![alloc; elem; n]` or `vec_in![alloc;]` makes a `Vec<T, A>`.
 ///

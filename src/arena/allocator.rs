@@ -1,9 +1,9 @@
 //! `Allocator` for `&FrameArena`: the arena under `Vec`, `Box`, `VecDeque`,
 //! `BTreeMap`, `Rc` and every other collection built on the trait.
 
+use core::alloc::AllocError;
 use core::alloc::{Allocator, Layout};
 use core::ptr::NonNull;
-use std::alloc::AllocError;
 
 use super::FrameArena;
 

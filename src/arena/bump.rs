@@ -15,18 +15,42 @@ pub(crate) struct Bumped {
     pub new_top: usize,
 }
 
-/// The highest address an arena may end at: one past `isize::MAX`. With
-/// `top <= ADDRESS_LIMIT`, `top + (align - 1) + size` cannot overflow for any
-/// valid `Layout`, because `Layout` guarantees `size + align - 1 <=
-/// isize::MAX`. User-space addresses on 64-bit targets are far below it.
-pub(crate) const ADDRESS_LIMIT: usize = isize::MAX as usize + 1;
+/// Whether the sums of the bump can be left unchecked: on 64-bit targets
+/// every arena ends at or below [`ADDRESS_LIMIT`] = `isize::MAX + 1`, and
+/// with `top <= ADDRESS_LIMIT`, `top + (align - 1) + size` cannot overflow
+/// for any valid `Layout` (which guarantees `size + align - 1 <=
+/// isize::MAX`). User-space addresses there are far below the limit.
+///
+/// On 32-bit targets (i686, wasm32, Cortex-M) memory above 2 GiB is
+/// ordinary (Linux maps top-down from 3 GiB), so the limit is the whole
+/// address space and the two sums are checked instead: one more branch on
+/// those targets, none on 64-bit ones.
+const UNCHECKED_SUMS: bool = cfg!(target_pointer_width = "64");
+
+/// The highest address an arena may end at (see [`UNCHECKED_SUMS`]).
+pub(crate) const ADDRESS_LIMIT: usize = if UNCHECKED_SUMS {
+    isize::MAX as usize + 1
+} else {
+    usize::MAX
+};
+
+/// `a + b`, which cannot overflow where [`UNCHECKED_SUMS`] holds, or `None`
+/// on overflow elsewhere.
+#[inline(always)]
+const fn sum(a: usize, b: usize) -> Option<usize> {
+    if UNCHECKED_SUMS {
+        Some(a + b)
+    } else {
+        a.checked_add(b)
+    }
+}
 
 /// Places `layout` at the first address at or above `top` aligned to
 /// `layout.align()`, if it ends at or below `limit`.
 ///
-/// Requires `top <= limit <= ADDRESS_LIMIT` (see there): then the
-/// arithmetic cannot overflow and the fast path is add, mask, add, compare,
-/// one branch. For a layout known at compile time the first two fold into
+/// Requires `top <= limit <= ADDRESS_LIMIT` (see there): then on 64-bit
+/// targets the arithmetic cannot overflow and the fast path is add, mask,
+/// add, compare, one branch. For a layout known at compile time the first two fold into
 /// one addition and one mask.
 #[inline(always)]
 pub(crate) const fn bump_up(top: usize, limit: usize, layout: Layout) -> Option<Bumped> {
@@ -36,8 +60,13 @@ pub(crate) const fn bump_up(top: usize, limit: usize, layout: Layout) -> Option<
         "expected `limit` to be at most ADDRESS_LIMIT"
     );
     let mask = layout.align() - 1;
-    let start = (top + mask) & !mask;
-    let new_top = start + layout.size();
+    let Some(padded) = sum(top, mask) else {
+        return None;
+    };
+    let start = padded & !mask;
+    let Some(new_top) = sum(start, layout.size()) else {
+        return None;
+    };
     if new_top > limit {
         return None;
     }
@@ -63,7 +92,11 @@ pub(crate) const fn bump_up_whole(top: usize, limit: usize, layout: Layout) -> O
         layout.size() & mask == 0,
         "expected the size to be a multiple of the alignment"
     );
-    let new_top = (top + mask + layout.size()) & !mask;
+    // `mask + size` cannot overflow: a `Layout` keeps it within isize::MAX.
+    let Some(end) = sum(top, mask + layout.size()) else {
+        return None;
+    };
+    let new_top = end & !mask;
     if new_top > limit {
         return None;
     }
@@ -149,6 +182,25 @@ mod tests {
             Some(Bumped {
                 start: top,
                 new_top: ADDRESS_LIMIT
+            })
+        );
+    }
+
+    /// Only 32-bit targets can have an arena this high (the i686 stage of
+    /// `.ci/run` runs it); on 64-bit ones the limit keeps `top` far below.
+    #[test]
+    #[cfg(not(target_pointer_width = "64"))]
+    fn at_the_top_of_the_address_space_nothing_wraps() {
+        assert_eq!(ADDRESS_LIMIT, usize::MAX);
+        let top = usize::MAX - 8;
+        assert_eq!(bump_up(top, usize::MAX, layout(16, 1)), None);
+        assert_eq!(bump_up(top, usize::MAX, layout(1, 16)), None);
+        assert_eq!(bump_up_whole(top, usize::MAX, layout(16, 16)), None);
+        assert_eq!(
+            bump_up(top, usize::MAX, layout(8, 1)),
+            Some(Bumped {
+                start: top,
+                new_top: usize::MAX
             })
         );
     }

@@ -64,4 +64,4 @@ impl fmt::Display for ArenaError {
     }
 }
 
-impl std::error::Error for ArenaError {}
+impl core::error::Error for ArenaError {}

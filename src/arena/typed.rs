@@ -4,9 +4,9 @@
 //! without running destructors, as in `bumpalo`. Use `Box::new_in` or
 //! `Vec::new_in` for values whose `Drop` must run.
 
+use core::alloc::AllocError;
 use core::alloc::Layout;
 use core::ptr::NonNull;
-use std::alloc::AllocError;
 
 use super::FrameArena;
 

@@ -1,15 +1,18 @@
-//! The fallback backend: one large block from the global allocator.
+//! The fallback backend: one block from the global allocator.
 //!
-//! Used under Miri (which cannot run `mmap`) and on targets without the
-//! virtual-memory calls. The whole block is usable from the start, so commit
-//! and decommit only do the bookkeeping `Region` already does.
+//! Used under Miri (which cannot run `mmap`), on wasm32 (whose linear memory
+//! only grows and never goes back, so "reserving" is allocating), and
+//! without the `std` feature. The whole block is usable from the start, so
+//! commit and decommit only do the bookkeeping `Region` already does.
 
-use std::alloc::{self, Layout};
+use alloc::alloc::Layout;
 
 use core::ptr::NonNull;
 
-/// Smaller than the virtual-memory default: this block is real memory.
-pub(crate) const DEFAULT_RESERVE: usize = if cfg!(miri) { 16 << 20 } else { 256 << 20 };
+/// 16 MiB: this block is real memory taken at once (on wasm, linear memory
+/// that is never given back), so the default is what a frame of a small
+/// game or a browser game needs. Raise it with `builder().reserve(bytes)`.
+pub(crate) const DEFAULT_RESERVE: usize = 16 << 20;
 
 const BLOCK_ALIGN: usize = 4096;
 
@@ -29,7 +32,7 @@ impl Mapping {
 pub(crate) fn reserve(bytes: usize, _huge_pages: bool) -> Option<Mapping> {
     let layout = Layout::from_size_align(bytes.max(1), BLOCK_ALIGN).ok()?;
     // SAFETY: `layout` has a non-zero size.
-    let base = NonNull::new(unsafe { alloc::alloc(layout) })?;
+    let base = NonNull::new(unsafe { alloc::alloc::alloc(layout) })?;
     Some(Mapping { base, layout })
 }
 
@@ -45,7 +48,7 @@ pub(crate) fn decommit(_mapping: &Mapping, _from: usize, _to: usize) {}
 pub(crate) fn release(mapping: &Mapping) {
     // SAFETY: allocated in `reserve` with exactly this layout, freed once
     // (the region is being dropped).
-    unsafe { alloc::dealloc(mapping.base.as_ptr(), mapping.layout) }
+    unsafe { alloc::alloc::dealloc(mapping.base.as_ptr(), mapping.layout) }
 }
 
 pub(crate) fn page_size() -> usize {

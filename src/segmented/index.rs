@@ -65,6 +65,21 @@ pub(crate) const fn segment_of(i: usize) -> usize {
         - FIRST_SEGMENT_LEN.trailing_zeros() as usize
 }
 
+/// How many segments hold `capacity` elements: the smallest `k` with
+/// `segment_start(k) >= capacity`, or `None` when even all
+/// [`MAX_SEGMENTS`] cannot (`capacity > usize::MAX - 7`).
+#[inline]
+pub(crate) const fn segments_for(capacity: usize) -> Option<usize> {
+    if capacity == 0 {
+        Some(0)
+    } else if capacity <= segment_start(MAX_SEGMENTS) {
+        // The segment of the last index needed, and every one before it.
+        Some(segment_of(capacity - 1) + 1)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +128,22 @@ mod tests {
             assert_eq!(slot, slot_of_segment(segment_of(i)), "index {i}");
             assert!(slot < SLOTS);
         }
+    }
+
+    #[test]
+    fn segments_for_is_the_fewest_that_hold_the_capacity() {
+        let limit = if cfg!(miri) { 500 } else { 1 << 16 };
+        for capacity in 0..limit {
+            let k = segments_for(capacity).unwrap();
+            assert!(segment_start(k) >= capacity, "capacity {capacity}");
+            assert!(
+                k == 0 || segment_start(k - 1) < capacity,
+                "capacity {capacity}"
+            );
+        }
+        assert_eq!(segments_for(usize::MAX - 7), Some(MAX_SEGMENTS));
+        assert_eq!(segments_for(usize::MAX - 6), None);
+        assert_eq!(segments_for(usize::MAX), None);
     }
 
     #[test]

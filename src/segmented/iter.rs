@@ -306,7 +306,7 @@ impl<T: fmt::Debug> fmt::Debug for Iter<'_, T> {
 /// assert_eq!(iter.next_back(), Some("c"));
 /// assert_eq!(iter.collect::<Vec<_>>(), ["a", "b"]);
 /// ```
-pub struct IntoIter<T, A: Allocator = std::alloc::Global> {
+pub struct IntoIter<T, A: Allocator = alloc::alloc::Global> {
     /// Holds the segments; its `len` is 0, so it drops no element itself.
     list: SegmentedList<T, A>,
     /// Elements `front..back` are still to be yielded.

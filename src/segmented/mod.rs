@@ -2,21 +2,23 @@
 //!
 //! Storage is a table of segments (segment `k` holds `8 << k` elements,
 //! allocated the first time it is needed); growing adds a segment instead of
-//! moving the elements to a bigger block. So a pointer to an element stays
-//! valid while the element is in the list, and `push` never copies: good
-//! for entity lists that other structures point into, and for lists in a
-//! `FrameArena`, where a `Vec` that grows leaves its old blocks behind.
+//! moving the elements to a bigger block. So `push` never copies, and a
+//! pointer from [`SegmentedList::get_ptr`] stays valid until its element is
+//! removed or moved: good for entity lists that other structures point into,
+//! and for lists in a `FrameArena`, where a `Vec` that grows leaves its old
+//! blocks behind.
 
 mod index;
 mod iter;
 mod table;
 mod traits;
 
+use alloc::alloc::Global;
+use alloc::collections::{TryReserveError, TryReserveErrorKind};
+use alloc::vec::Vec;
 use core::alloc::Allocator;
 use core::marker::PhantomData;
-use core::ptr;
-use std::alloc::Global;
-use std::collections::{TryReserveError, TryReserveErrorKind};
+use core::ptr::{self, NonNull};
 
 use index::{segment_of, segment_start};
 use table::SegmentTable;
@@ -26,11 +28,29 @@ pub use iter::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
 /// A growable list of `T` in allocator `A` whose elements never move.
 ///
 /// Segment `k` holds `8 << k` elements and is allocated from `A` only when
-/// first needed; elements are never moved by growth, so references taken
-/// through a shared borrow stay valid as long as the borrow lasts, and raw
-/// pointers stay valid until the element is removed. Index → element is
-/// constant time (a leading-zeros count and one table load). Iteration walks
-/// the segments as slices.
+/// first needed. Index → element is constant time (a leading-zeros count and
+/// one table load). Iteration walks the segments as slices.
+///
+/// # Stable addresses
+///
+/// Growth never moves an element. What that gives you:
+///
+/// * A `&T` from `get`, `iter` or indexing lives as long as the shared
+///   borrow of the list, as with any collection.
+/// * A pointer from [`get_ptr`](Self::get_ptr) is derived from the segment
+///   itself, not from a borrow of the list, so it outlives borrows: it stays
+///   valid (for reads, and for writes while no reference to that element is
+///   in use) across `push`, `reserve`, `get_mut`/`iter_mut`/`segments_mut`
+///   and any other `&mut` access, until **its** element is removed or moved.
+/// * What removes or moves elements: [`pop`](Self::pop) (the last),
+///   [`truncate`](Self::truncate) and [`clear`](Self::clear) (those past the
+///   new length), [`swap_remove`](Self::swap_remove) (removes one, moves the
+///   last into its place), [`retain`](Self::retain)/[`retain_mut`](Self::retain_mut)
+///   (remove some, move every later kept element down), and dropping the
+///   list. Nothing else moves an element.
+/// * A pointer made by casting a `&T` (`&list[i] as *const T`) is only as
+///   good as that shared borrow: any later `&mut` access to the element
+///   (`iter_mut` included) ends it. Use `get_ptr` instead.
 ///
 /// # Example
 ///
@@ -41,11 +61,13 @@ pub use iter::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
 /// for id in 0..100u64 {
 ///     entities.push(id);
 /// }
-/// let first: *const u64 = &entities[0];
+/// let first = entities.get_ptr(0).unwrap();
 /// entities.extend(100..100_000);
-/// // SAFETY: element 0 is still in the list, and growth never moves it.
-/// assert_eq!(unsafe { *first }, 0);
-/// assert_eq!(entities.iter().sum::<u64>(), (0..100_000).sum());
+/// entities.iter_mut().skip(1).for_each(|id| *id += 1);
+/// // SAFETY: element 0 is still in the list and was neither removed nor
+/// // moved; no reference to it is in use.
+/// assert_eq!(unsafe { *first.as_ptr() }, 0);
+/// assert_eq!(entities.iter().sum::<u64>(), (0..100_000).sum::<u64>() + 99_999);
 /// ```
 pub struct SegmentedList<T, A: Allocator = Global> {
     /// Biased base (see `SegmentTable`) of the segment that index `len`
@@ -321,6 +343,39 @@ impl<T, A: Allocator> SegmentedList<T, A> {
         }
     }
 
+    /// A pointer to the element at `index` that stays valid until that
+    /// element is removed or moved (see [Stable addresses](Self#stable-addresses)),
+    /// or `None` if out of bounds.
+    ///
+    /// The pointer is derived from the segment's own allocation, not from
+    /// this borrow of the list, so later `push`es and `&mut` access to the
+    /// list (other elements, or this one through a reference that is no
+    /// longer used) leave it valid, under both Stacked and Tree Borrows.
+    /// Reading through it needs the element to still be there; writing
+    /// through it also needs no reference to the element to be in use.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut list: tickarena::SegmentedList<_> = (0..10).collect();
+    /// let seven = list.get_ptr(7).unwrap();
+    /// list.extend(10..1000);
+    /// *list.get_mut(3).unwrap() = 30;
+    /// // SAFETY: element 7 is in the list, never moved, and no reference
+    /// // to it is in use.
+    /// unsafe { *seven.as_ptr() += 70 };
+    /// assert_eq!(list[7], 77);
+    /// assert!(list.get_ptr(1000).is_none());
+    /// ```
+    #[inline]
+    pub fn get_ptr(&self, index: usize) -> Option<NonNull<T>> {
+        if index < self.len {
+            NonNull::new(self.table.element_ptr(index))
+        } else {
+            None
+        }
+    }
+
     /// The first element, or `None` if empty.
     ///
     /// # Example
@@ -395,11 +450,18 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     }
 
     /// Makes room for at least `additional` more elements, or returns an
-    /// error (the segments allocated before the failure are kept).
+    /// error and keeps nothing it allocated.
+    ///
+    /// A request that no address space could hold (more than `isize::MAX`
+    /// bytes of segments in all) fails at once, before anything is
+    /// allocated. When the allocator refuses a segment part way, the
+    /// segments this call added are given back (in a `FrameArena`, at its
+    /// top, so the frame's other allocations go on as before).
     ///
     /// # Errors
     ///
-    /// [`TryReserveError`] if the length would overflow or the allocator
+    /// [`TryReserveError`] with a capacity overflow when the length or the
+    /// bytes would overflow, or with the refused layout when the allocator
     /// cannot serve a segment.
     ///
     /// # Example
@@ -407,22 +469,35 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// ```
     /// let mut list = tickarena::SegmentedList::<u64>::new();
     /// assert!(list.try_reserve(100).is_ok());
+    /// let capacity = list.capacity();
     /// assert!(list.try_reserve(usize::MAX).is_err());
+    /// assert!(list.try_reserve(usize::MAX / 16).is_err()); // 2^63 bytes
+    /// assert_eq!(list.capacity(), capacity); // nothing was kept
     /// ```
     pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
-        let Some(needed) = self.len.checked_add(additional) else {
-            return Err(TryReserveErrorKind::CapacityOverflow.into());
-        };
-        let result = loop {
-            if needed <= self.capacity() {
-                break Ok(());
-            }
+        let overflow = || TryReserveError::from(TryReserveErrorKind::CapacityOverflow);
+        let needed = self.len.checked_add(additional).ok_or_else(overflow)?;
+        if needed <= self.capacity() {
+            return Ok(());
+        }
+        // Decide before allocating: all segments together must fit in the
+        // address space, as one `Vec` of that capacity would have to.
+        let segments = index::segments_for(needed).ok_or_else(overflow)?;
+        let fits = segment_start(segments)
+            .checked_mul(size_of::<T>())
+            .is_some_and(|bytes| bytes <= isize::MAX as usize);
+        if !fits {
+            return Err(overflow());
+        }
+        let allocated_before = self.table.allocated();
+        while self.table.allocated() < segments {
             if let Err(error) = self.table.try_grow() {
-                break Err(error);
+                self.table.free_from(allocated_before);
+                return Err(error);
             }
-        };
+        }
         self.reposition();
-        result
+        Ok(())
     }
 
     /// Removes every element, keeping the segments.

@@ -1,9 +1,9 @@
 //! The storage of a segmented list: which segments exist and where, apart
 //! from which elements are initialised (like std's `RawVec` beside `Vec`).
 
+use alloc::collections::{TryReserveError, TryReserveErrorKind};
 use core::alloc::{Allocator, Layout};
 use core::ptr::{self, NonNull};
-use std::collections::{TryReserveError, TryReserveErrorKind};
 
 use super::index::{
     MAX_SEGMENTS, SLOTS, segment_len, segment_start, slot_of_index, slot_of_segment,
@@ -121,18 +121,31 @@ impl<T, A: Allocator> SegmentTable<T, A> {
     }
 }
 
-impl<T, A: Allocator> Drop for SegmentTable<T, A> {
-    fn drop(&mut self) {
+impl<T, A: Allocator> SegmentTable<T, A> {
+    /// Frees segments `keep..allocated`, newest first (so an arena gets each
+    /// one back at its top). The elements in them must be dropped or moved
+    /// out already.
+    pub(crate) fn free_from(&mut self, keep: usize) {
         if Self::IS_ZST {
             return;
         }
-        // Newest first, so an arena gets each segment back at its top.
-        for k in (0..self.allocated).rev() {
+        while self.allocated > keep {
+            let k = self.allocated - 1;
             let layout = Layout::array::<T>(segment_len(k)).expect("allocated with this layout");
             let base = NonNull::new(self.segment_base(k)).expect("allocated segments are not null");
-            // SAFETY: segment `k` was allocated from `alloc` with this layout
-            // and is freed once; the list dropped its elements already.
+            // SAFETY: segment `k` was allocated from `alloc` with this layout,
+            // holds no live element (the caller's promise), and is freed
+            // once: `allocated` drops below `k` before anything else runs.
             unsafe { self.alloc.deallocate(base.cast(), layout) };
+            self.biased[slot_of_segment(k)] = ptr::null_mut();
+            self.allocated = k;
         }
+    }
+}
+
+impl<T, A: Allocator> Drop for SegmentTable<T, A> {
+    fn drop(&mut self) {
+        // The list dropped its elements already.
+        self.free_from(0);
     }
 }

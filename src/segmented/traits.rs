@@ -6,6 +6,8 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::ops::{Index, IndexMut};
 
+use alloc::vec::Vec;
+
 use super::SegmentedList;
 
 impl<T, A: Allocator> Index<usize> for SegmentedList<T, A> {

@@ -5,11 +5,12 @@
 //! shrinks in place to exactly the written length at the end, so the bytes
 //! are never copied and the arena keeps no slack.
 
+use alloc::collections::{TryReserveError, TryReserveErrorKind};
+use alloc::vec::Vec;
 use core::alloc::{Allocator, Layout};
 use core::fmt;
 use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
-use std::collections::{TryReserveError, TryReserveErrorKind};
 
 use super::String;
 
@@ -27,7 +28,8 @@ struct Buffer<A: Allocator> {
     len: usize,
     capacity: usize,
     alloc: A,
-    /// Why the last write failed, if the allocator refused.
+    /// Why a write failed, if the allocator refused one (kept even if a
+    /// later, shorter write succeeds).
     refused: Option<TryReserveError>,
 }
 
@@ -107,7 +109,7 @@ impl<A: Allocator> fmt::Write for Buffer<A> {
         if self.capacity - self.len < s.len()
             && let Err(error) = self.grow(s.len())
         {
-            self.refused = Some(error);
+            self.refused.get_or_insert(error);
             return Err(fmt::Error);
         }
         // SAFETY: the block has room for `s.len()` more bytes after `len`,
@@ -192,14 +194,18 @@ impl<A: Allocator> String<A> {
             return Ok(string);
         }
         let mut buffer = Buffer::with_capacity_in(FIRST_CAPACITY, alloc)?;
-        if fmt::write(&mut buffer, args).is_err() {
-            match buffer.refused.take() {
-                Some(error) => return Err(error),
-                None => panic!(
-                    "a formatting trait implementation returned an error when the underlying \
-                     stream did not"
-                ),
-            }
+        let written = fmt::write(&mut buffer, args);
+        // A refusal is an error even when `fmt::write` says `Ok`: a `Display`
+        // that ignores the result of its `write_str` would otherwise hand
+        // back a string with text missing.
+        if let Some(error) = buffer.refused.take() {
+            return Err(error);
+        }
+        if written.is_err() {
+            panic!(
+                "a formatting trait implementation returned an error when the underlying \
+                 stream did not"
+            );
         }
         Ok(buffer.finish())
     }

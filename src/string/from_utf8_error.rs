@@ -1,9 +1,10 @@
 //! [`FromUtf8Error`]: bytes that were not UTF-8, given back.
 
+use alloc::alloc::Global;
+use alloc::vec::Vec;
 use core::alloc::Allocator;
 use core::fmt;
 use core::str::Utf8Error;
-use std::alloc::Global;
 
 /// The error of [`String::from_utf8`](crate::String::from_utf8): the bytes
 /// were not UTF-8. Holds them so they can be taken back.
@@ -77,4 +78,4 @@ impl<A: Allocator> fmt::Display for FromUtf8Error<A> {
     }
 }
 
-impl<A: Allocator> std::error::Error for FromUtf8Error<A> {}
+impl<A: Allocator> core::error::Error for FromUtf8Error<A> {}

@@ -1,13 +1,14 @@
 //! The std traits of [`String<A>`]: deref to `str`, formatting, comparison
 //! with every string type, hashing like `str`, extension and conversion.
 
+use alloc::alloc::Global;
+use alloc::borrow::ToOwned;
 use core::alloc::Allocator;
 use core::borrow::{Borrow, BorrowMut};
 use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::ops::{Add, AddAssign, Deref, DerefMut};
-use std::alloc::Global;
 
 use super::String;
 
@@ -135,7 +136,7 @@ macro_rules! compare_with {
     )*};
 }
 
-compare_with!(str, &str, std::string::String);
+compare_with!(str, &str, alloc::string::String);
 
 impl<A: Allocator> Extend<char> for String<A> {
     fn extend<I: IntoIterator<Item = char>>(&mut self, iter: I) {
@@ -178,18 +179,18 @@ impl From<&str> for String {
     }
 }
 
-impl From<std::string::String> for String {
+impl From<alloc::string::String> for String {
     /// Takes over the std string's buffer, without copying.
-    fn from(s: std::string::String) -> String {
+    fn from(s: alloc::string::String) -> String {
         String {
             vec: s.into_bytes(),
         }
     }
 }
 
-impl<A: Allocator> From<String<A>> for std::string::String {
+impl<A: Allocator> From<String<A>> for alloc::string::String {
     /// Copies the contents into a std string on the global allocator.
-    fn from(s: String<A>) -> std::string::String {
+    fn from(s: String<A>) -> alloc::string::String {
         s.as_str().to_owned()
     }
 }

@@ -35,7 +35,8 @@ impl Pacing {
     ///
     /// # Panics
     ///
-    /// If a [`Pacing::Hz`] rate is not a positive, finite number.
+    /// If a [`Pacing::Hz`] rate is not a positive, finite number, or so low
+    /// that one frame would last longer than a [`Duration`] can say.
     ///
     /// # Example
     ///
@@ -58,7 +59,13 @@ impl Pacing {
                     rate.is_finite() && rate > 0.0,
                     "tickarena::winit: Pacing::Hz needs a positive frame rate, got {rate}"
                 );
-                Some(Duration::from_secs_f64(1.0 / rate))
+                match Duration::try_from_secs_f64(1.0 / rate) {
+                    Ok(period) => Some(period),
+                    Err(_) => panic!(
+                        "tickarena::winit: Pacing::Hz({rate}) is too low a frame rate: one frame \
+                         would last longer than a Duration can hold"
+                    ),
+                }
             }
             Pacing::Unlimited => None,
         }
@@ -165,5 +172,19 @@ mod tests {
     #[should_panic(expected = "positive frame rate")]
     fn a_zero_rate_is_refused_with_a_message() {
         let _ = Pacing::Hz(0.0).period(None);
+    }
+
+    #[test]
+    #[should_panic(expected = "too low a frame rate")]
+    fn a_rate_too_low_for_a_duration_is_refused_with_our_message() {
+        let _ = Pacing::Hz(1e-300).period(None);
+    }
+
+    #[test]
+    fn a_very_low_rate_that_fits_a_duration_is_accepted() {
+        assert_eq!(
+            Pacing::Hz(1e-3).period(None),
+            Some(Duration::from_secs(1000))
+        );
     }
 }

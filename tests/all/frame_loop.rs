@@ -132,3 +132,62 @@ fn history_keeps_the_last_frames() {
     assert_eq!(game.history().latest().unwrap().tick, 9);
     assert_eq!(game.ticks(), 10);
 }
+
+/// Panics in the step named by `panic_in`, after allocating in the arena.
+struct Fragile {
+    panic_in: &'static str,
+}
+
+struct Explode<'f>(&'f mut [u8]);
+
+impl Action<Fragile> for Explode<'_> {
+    fn apply(&mut self, world: &mut Fragile) {
+        self.0[0] = 1;
+        assert!(world.panic_in != "action", "action failed");
+    }
+}
+
+impl Game for Fragile {
+    type Event = ();
+    fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+        let bytes = frame.arena().alloc_slice_fill_with(4096, |_| 0u8);
+        assert!(self.panic_in != "actions", "actions failed");
+        frame.push(Explode(bytes));
+    }
+    fn update(&mut self, frame: &Frame<'_, Self>) {
+        frame.arena().alloc([0u64; 16]);
+        assert!(self.panic_in != "update", "update failed");
+    }
+    fn end_frame(&mut self, frame: &Frame<'_, Self>) {
+        let _ = format_in!(frame.arena(), "end {}", frame.tick());
+        assert!(self.panic_in != "end_frame", "end_frame failed");
+    }
+}
+
+#[test]
+fn a_panic_in_a_tick_still_resets_the_arena() {
+    for step in ["actions", "action", "update", "end_frame", "present"] {
+        let mut game = FrameLoop::new(Fragile { panic_in: step });
+        let frames_before = game.arena().stats().frames;
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            game.tick_with([(), ()], game.step(), |world, frame, _| {
+                frame.arena().alloc_str("drawn");
+                assert!(world.panic_in != "present", "present failed");
+            })
+        }));
+        assert!(caught.is_err(), "{step} did not panic");
+        let stats = game.arena().stats();
+        assert_eq!(stats.used, 0, "a panic in {step} left the frame's bytes");
+        assert!(
+            stats.high_water >= 4096,
+            "{step}: the frame's use is still counted"
+        );
+        assert_eq!(stats.frames, frames_before + 1, "{step}: one reset");
+        assert_eq!(game.ticks(), 0, "{step}: the failed tick is not counted");
+        // The loop goes on from an empty arena.
+        game.world_mut().panic_in = "";
+        let record = game.tick([()], game.step());
+        assert_eq!((record.tick, record.actions), (0, 1));
+        assert_eq!(game.arena().used(), 0);
+    }
+}

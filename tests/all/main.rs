@@ -6,6 +6,7 @@
 #[path = "../models/mod.rs"]
 mod models;
 
+mod arena_buffer;
 mod arena_collections;
 mod arena_commit_refused;
 mod arena_errors;
@@ -16,6 +17,7 @@ mod frame_loop;
 mod segmented_drops;
 mod segmented_misc;
 mod segmented_model;
+mod segmented_pointers;
 mod string_format;
 mod string_model;
 mod string_traits;

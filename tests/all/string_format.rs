@@ -99,6 +99,40 @@ fn try_format_in_reports_a_full_arena() {
     assert_eq!(literal, "short literal");
 }
 
+/// Writes a head, a body too large for the arena and a tail, ignoring the
+/// result of each write as many `Display` implementations do.
+struct IgnoresWriteErrors<'a>(&'a str);
+
+impl fmt::Display for IgnoresWriteErrors<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let _ = f.write_str("head ");
+        let _ = f.write_str(self.0);
+        let _ = f.write_str(" tail");
+        Ok(())
+    }
+}
+
+#[test]
+fn a_refusal_ignored_by_display_is_still_an_error() {
+    let arena = FrameArena::builder().reserve(64 << 10).build().unwrap();
+    let body = "x".repeat(1 << 20);
+    let result = try_format_in!(&arena, "{}", IgnoresWriteErrors(&body));
+    assert!(
+        result.is_err(),
+        "text went missing: {:?}",
+        result.map(|s| s.len())
+    );
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        format_in!(&arena, "{}", IgnoresWriteErrors(&body));
+    }))
+    .unwrap_err();
+    let message = payload.downcast_ref::<std::string::String>().unwrap();
+    assert!(message.contains("could not allocate"), "{message}");
+    // Where it fits, the same value formats in full, as with `format!`.
+    let fits = format_in!(&arena, "{}", IgnoresWriteErrors("body"));
+    assert_eq!(fits, format!("{}", IgnoresWriteErrors("body")));
+}
+
 #[test]
 fn format_in_panics_with_a_clear_message_when_the_arena_is_full() {
     let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
