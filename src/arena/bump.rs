@@ -34,6 +34,16 @@ pub(crate) const ADDRESS_LIMIT: usize = if UNCHECKED_SUMS {
     usize::MAX
 };
 
+/// Whether `addr <= ADDRESS_LIMIT`: always, on targets where the limit is
+/// the whole address space.
+#[allow(
+    clippy::absurd_extreme_comparisons,
+    reason = "ADDRESS_LIMIT is usize::MAX on 32-bit targets"
+)]
+const fn below_address_limit(addr: usize) -> bool {
+    addr <= ADDRESS_LIMIT
+}
+
 /// `a + b`, which cannot overflow where [`UNCHECKED_SUMS`] holds, or `None`
 /// on overflow elsewhere.
 #[inline(always)]
@@ -56,7 +66,7 @@ const fn sum(a: usize, b: usize) -> Option<usize> {
 pub(crate) const fn bump_up(top: usize, limit: usize, layout: Layout) -> Option<Bumped> {
     debug_assert!(top <= limit, "expected `top` to be at most `limit`");
     debug_assert!(
-        limit <= ADDRESS_LIMIT,
+        below_address_limit(limit),
         "expected `limit` to be at most ADDRESS_LIMIT"
     );
     let mask = layout.align() - 1;
@@ -84,7 +94,7 @@ pub(crate) const fn bump_up(top: usize, limit: usize, layout: Layout) -> Option<
 pub(crate) const fn bump_up_whole(top: usize, limit: usize, layout: Layout) -> Option<Bumped> {
     debug_assert!(top <= limit, "expected `top` to be at most `limit`");
     debug_assert!(
-        limit <= ADDRESS_LIMIT,
+        below_address_limit(limit),
         "expected `limit` to be at most ADDRESS_LIMIT"
     );
     let mask = layout.align() - 1;
