@@ -121,11 +121,11 @@ impl FrameArena {
     ///
     /// ```
     /// let arena = tickarena::FrameArena::builder()
-    ///     .reserve(256 << 20)
+    ///     .reserve(64 << 20)
     ///     .retain(8 << 20)
     ///     .build()
-    ///     .expect("256 MiB of address space");
-    /// assert_eq!(arena.stats().reserved, 256 << 20);
+    ///     .expect("64 MiB of address space");
+    /// assert_eq!(arena.stats().reserved, 64 << 20);
     /// ```
     pub fn builder() -> FrameArenaBuilder {
         FrameArenaBuilder::default()

@@ -53,6 +53,21 @@
 //! * `winit` (cargo feature `winit`): runs the game loop in a winit window,
 //!   drawing each frame while its arena is alive.
 //!
+//! # Platforms and cargo features
+//!
+//! * Linux, the BSDs and macOS reserve with `mmap` and commit with
+//!   `mprotect` (through `rustix`); Windows reserves and commits with
+//!   `VirtualAlloc` (through `windows-sys`). Both give a burst's pages back
+//!   on reclaim. On wasm32 an arena is one block of linear memory (16 MiB
+//!   unless [`FrameArenaBuilder::reserve`] says otherwise), since linear
+//!   memory never shrinks.
+//! * [`FrameArena::from_buffer`] puts an arena over memory the program
+//!   already has, on any target, without calling the OS.
+//! * `std` (default): the OS backends and the [`frame_loop`]. Without it
+//!   the crate is `no_std` + `alloc`: arenas (over a buffer, or one block
+//!   from the global allocator), [`String`], the macros, [`SegmentedList`].
+//! * `winit`: the window adapter (implies `std`).
+//!
 //! # Features of the nightly toolchain used
 //!
 //! `allocator_api`, for the `Allocator` trait; callers that name it (for

@@ -22,11 +22,11 @@ const DEFAULT_RETAIN: usize = 64 << 20;
 ///
 /// ```
 /// let arena = tickarena::FrameArena::builder()
-///     .reserve(1 << 30)
+///     .reserve(64 << 20)
 ///     .retain(16 << 20)
 ///     .huge_pages(true)
 ///     .build()?;
-/// assert_eq!(arena.stats().reserved, 1 << 30);
+/// assert_eq!(arena.stats().reserved, 64 << 20);
 /// # Ok::<(), tickarena::ArenaError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -44,9 +44,11 @@ impl FrameArenaBuilder {
     /// # Example
     ///
     /// ```
+    /// #![feature(allocator_api)]
     /// let arena = tickarena::FrameArena::builder().reserve(1 << 20).build().unwrap();
-    /// assert!(arena.try_alloc_slice_fill_with(2 << 20, |_| 0u8).is_err());
-    /// assert!(arena.try_alloc_slice_fill_with(1 << 20, |_| 0u8).is_ok());
+    /// let mut bytes: Vec<u8, _> = Vec::new_in(&arena);
+    /// assert!(bytes.try_reserve_exact(2 << 20).is_err());
+    /// assert!(bytes.try_reserve_exact(1 << 20).is_ok());
     /// ```
     pub fn reserve(mut self, bytes: usize) -> Self {
         self.reserve = Some(bytes);
@@ -62,8 +64,10 @@ impl FrameArenaBuilder {
     /// # Example
     ///
     /// ```
+    /// #![feature(allocator_api)]
     /// let mut arena = tickarena::FrameArena::builder().retain(1 << 20).build().unwrap();
-    /// arena.alloc_slice_fill_with(8 << 20, |_| 1u8);
+    /// drop(Vec::<u8, _>::with_capacity_in(8 << 20, &arena)); // a burst
+    /// assert!(arena.stats().committed >= 8 << 20);
     /// arena.reset();
     /// assert!(arena.stats().committed <= 1 << 20);
     /// ```

@@ -62,12 +62,12 @@ pub use iter::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
 ///     entities.push(id);
 /// }
 /// let first = entities.get_ptr(0).unwrap();
-/// entities.extend(100..100_000);
+/// entities.extend(100..10_000);
 /// entities.iter_mut().skip(1).for_each(|id| *id += 1);
 /// // SAFETY: element 0 is still in the list and was neither removed nor
 /// // moved; no reference to it is in use.
 /// assert_eq!(unsafe { *first.as_ptr() }, 0);
-/// assert_eq!(entities.iter().sum::<u64>(), (0..100_000).sum::<u64>() + 99_999);
+/// assert_eq!(entities.iter().sum::<u64>(), (0..10_000).sum::<u64>() + 9_999);
 /// ```
 pub struct SegmentedList<T, A: Allocator = Global> {
     /// Biased base (see `SegmentTable`) of the segment that index `len`

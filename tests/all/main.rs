@@ -12,6 +12,7 @@ mod arena_commit_refused;
 mod arena_errors;
 mod arena_frames;
 mod arena_model;
+mod arena_windows;
 mod compile_fail;
 mod frame_loop;
 mod segmented_drops;
