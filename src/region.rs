@@ -218,6 +218,22 @@ pub(crate) fn page_size() -> usize {
     backend::page_size()
 }
 
+/// Bytes `from..to` after `base`, inside a mapping of `len` bytes, as the
+/// pointer and length the OS calls take.
+#[cfg(all(feature = "std", any(unix, windows), not(miri)))]
+fn byte_range(
+    base: NonNull<u8>,
+    len: usize,
+    from: usize,
+    to: usize,
+) -> (*mut core::ffi::c_void, usize) {
+    debug_assert!(
+        from <= to && to <= len,
+        "expected `from` ({from}) <= `to` ({to}) <= mapping length ({len})"
+    );
+    (base.as_ptr().wrapping_add(from).cast(), to - from)
+}
+
 fn round_up_to_page(bytes: usize) -> usize {
     let page = page_size();
     bytes

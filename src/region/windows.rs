@@ -38,12 +38,7 @@ impl Mapping {
     }
 
     fn range(&self, from: usize, to: usize) -> (*mut c_void, usize) {
-        debug_assert!(
-            from <= to && to <= self.len,
-            "expected `from` ({from}) <= `to` ({to}) <= reservation length ({})",
-            self.len
-        );
-        (self.base.as_ptr().wrapping_add(from).cast(), to - from)
+        super::byte_range(self.base, self.len, from, to)
     }
 }
 

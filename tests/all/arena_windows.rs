@@ -52,7 +52,10 @@ fn the_default_arena_reserves_much_and_commits_as_it_is_used() {
     let bytes = arena.alloc_slice_fill_with(32 * MIB, |i| i as u8);
     assert_eq!(bytes[32 * MIB - 1], 255);
     let after = committed_by_the_os(base, reserved);
-    assert!((32 * MIB..=80 * MIB).contains(&after), "{after} bytes committed");
+    assert!(
+        (32 * MIB..=80 * MIB).contains(&after),
+        "{after} bytes committed"
+    );
     assert_eq!(after, arena.stats().committed);
 }
 
@@ -63,10 +66,16 @@ fn a_burst_above_retain_is_given_back_on_reset() {
     let reserved = arena.stats().reserved;
     for round in 0..2 {
         arena.alloc_slice_fill_with(64 * MIB, |_| 7u8);
-        assert!(committed_by_the_os(base, reserved) >= 64 * MIB, "round {round}");
+        assert!(
+            committed_by_the_os(base, reserved) >= 64 * MIB,
+            "round {round}"
+        );
         arena.reset();
         let kept = committed_by_the_os(base, reserved);
-        assert!(kept <= 4 * MIB, "round {round}: {kept} bytes still committed");
+        assert!(
+            kept <= 4 * MIB,
+            "round {round}: {kept} bytes still committed"
+        );
         assert_eq!(kept, arena.stats().committed);
         // Pages given back read as zero (or fresh) when committed again.
         assert_eq!(*arena.alloc(3u32), 3);
