@@ -11,12 +11,16 @@ const DEFAULT_RETAIN: usize = 64 << 20;
 /// Configures a [`FrameArena`]; from [`FrameArena::builder`].
 ///
 /// * [`reserve`](Self::reserve): address space to reserve up front, the most
-///   one frame can use. Default: 16 GiB on 64-bit targets (halved on refusal
-///   down to 64 MiB); reserving costs no memory, only address space.
+///   one frame can use. Default: 16 GiB on 64-bit Linux, macOS and Windows
+///   (halved on refusal down to 64 MiB), 256 MiB on 32-bit ones; reserving
+///   costs no memory there, only address space. On wasm32, under Miri and
+///   without the `std` feature the arena is one block of real memory, and
+///   the default is 16 MiB.
 /// * [`retain`](Self::retain): committed bytes kept across a reclaim.
 ///   Default: 64 MiB (or the whole reservation if smaller). A frame that
 ///   used more gives the excess pages back to the OS when it ends.
-/// * [`huge_pages`](Self::huge_pages): ask for transparent huge pages.
+/// * [`huge_pages`](Self::huge_pages): ask for transparent huge pages
+///   (Linux).
 ///
 /// # Example
 ///
@@ -56,7 +60,9 @@ impl FrameArenaBuilder {
     }
 
     /// Keeps up to `bytes` committed across a reclaim; pages above are given
-    /// back to the OS (`madvise(MADV_DONTNEED)`) when a frame ends.
+    /// back to the OS when a frame ends (`madvise(MADV_DONTNEED)` on Linux,
+    /// a `PROT_NONE` remap on macOS and the BSDs, `VirtualFree(MEM_DECOMMIT)`
+    /// on Windows; nothing on wasm32, whose memory never shrinks).
     ///
     /// Set it above the usual frame size so a steady frame makes no system
     /// call, and below the burst size so a burst's memory does not stay.
@@ -78,7 +84,9 @@ impl FrameArenaBuilder {
 
     /// Asks the OS to back the arena with transparent huge pages
     /// (`MADV_HUGEPAGE`), which saves TLB misses on large frames. A hint:
-    /// ignored where huge pages are unavailable.
+    /// ignored where huge pages are unavailable, and a no-op on Windows
+    /// (large pages there need a privilege and an up-front commit), macOS
+    /// and wasm32.
     ///
     /// # Example
     ///
