@@ -7,6 +7,7 @@
 //!
 //! ```sh
 //! cargo run --release --example actions -- --frames 600 --events-per-frame 1000
+//! cargo run --release --example actions -- --threads 2   # crowd steering on 2 workers
 //! ```
 
 #![feature(allocator_api)]
@@ -26,6 +27,7 @@ struct Options {
     frames: u64,
     events_per_frame: u32,
     report_every: u64,
+    threads: usize,
 }
 
 fn parse_options() -> Options {
@@ -33,14 +35,17 @@ fn parse_options() -> Options {
         frames: 1200,
         events_per_frame: 1000,
         report_every: 120,
+        threads: 0,
     };
-    let mut flags =
-        Flags::new("usage: actions [--frames N] [--events-per-frame N] [--report-every N]");
+    let mut flags = Flags::new(
+        "usage: actions [--frames N] [--events-per-frame N] [--report-every N] [--threads N]",
+    );
     while let Some(flag) = flags.next_flag() {
         match flag.as_str() {
             "--frames" => options.frames = flags.value(&flag, "a number"),
             "--events-per-frame" => options.events_per_frame = flags.value(&flag, "a number"),
             "--report-every" => options.report_every = flags.value::<u64>(&flag, "a number").max(1),
+            "--threads" => options.threads = flags.value(&flag, "a number of worker threads"),
             other => flags.fail(&format!("unknown flag {other:?}")),
         }
     }
@@ -49,7 +54,11 @@ fn parse_options() -> Options {
 
 fn main() {
     let options = parse_options();
-    let mut game = FrameLoop::new(World::new());
+    let world = match options.threads {
+        0 => World::new(),
+        threads => World::with_workers(threads),
+    };
+    let mut game = FrameLoop::new(world);
     let step = game.step();
     println!(
         "{:>6} {:>7} {:>7} {:>11} {:>11} {:>9} {:>9}",
@@ -104,4 +113,14 @@ fn main() {
         tick_time.as_secs_f64() * 1e9 / events.max(1) as f64
     );
     println!("player            at {:.1}", world.player);
+    if options.threads > 0 {
+        let mut per_thread = Vec::new();
+        game.threads()
+            .for_each_thread(|stats| per_thread.push(stats.high_water.to_string()));
+        println!(
+            "worker arenas     {} (crowd grids and nudges), high water per arena: {} B",
+            per_thread.len(),
+            per_thread.join(", ")
+        );
+    }
 }

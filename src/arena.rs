@@ -20,6 +20,7 @@ use core::fmt;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
+use crate::published::Published;
 use crate::region::Region;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 
@@ -72,14 +73,15 @@ const POISON: u8 = 0xDB;
 /// assert_eq!(arena.stats().frames, 3);
 /// ```
 pub struct FrameArena {
-    /// Address of the next free byte.
-    top: Cell<usize>,
+    /// Address of the next free byte. Published so that `ThreadArenas` can
+    /// sum the figures of arenas other threads are using.
+    top: Published,
     /// Address one past the last committed byte.
     end: Cell<usize>,
     /// The highest `top` this frame had before it last moved other than by
     /// a bump (freeing, shrinking or growing the most recent allocation).
     /// Kept off the allocation fast path, which only raises `top`.
-    lowered_from: Cell<usize>,
+    lowered_from: Published,
     region: Region,
     /// Committed bytes kept across a reclaim; more is given back.
     retain: usize,
@@ -178,8 +180,8 @@ impl FrameArena {
     pub(crate) fn from_region(region: Region, retain: usize) -> FrameArena {
         let base = region.base().addr().get();
         FrameArena {
-            top: Cell::new(base),
-            lowered_from: Cell::new(base),
+            top: Published::new(base),
+            lowered_from: Published::new(base),
             end: Cell::new(base + region.committed()),
             region,
             retain,

@@ -42,6 +42,7 @@ mod timestep;
 use std::time::{Duration, Instant};
 
 use crate::arena::FrameArena;
+use crate::threads::ThreadArenas;
 
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
@@ -128,6 +129,7 @@ pub trait Game: Sized {
 pub struct FrameLoop<G: Game> {
     world: G,
     arena: FrameArena,
+    threads: ThreadArenas,
     timestep: FixedTimestep,
     history: FrameHistory,
     tick: u64,
@@ -190,6 +192,7 @@ impl<G: Game> FrameLoop<G> {
         FrameLoop {
             world,
             arena,
+            threads: ThreadArenas::new(),
             timestep,
             history: FrameHistory::with_capacity(history),
             tick: 0,
@@ -267,9 +270,18 @@ impl<G: Game> FrameLoop<G> {
         // Resets the arena when dropped: after the frame below on the normal
         // path, and also while unwinding from a panic in the game, so a
         // caught panic never leaves the next tick on this frame's bytes.
-        let arena = ResetOnDrop(&mut self.arena);
+        let arenas = ResetOnDrop {
+            arena: &mut self.arena,
+            threads: &mut self.threads,
+        };
         let (events, actions, arena_bytes) = {
-            let mut frame = Frame::new(arena.0, self.tick, self.timestep.step(), self.time);
+            let mut frame = Frame::new(
+                arenas.arena,
+                arenas.threads,
+                self.tick,
+                self.timestep.step(),
+                self.time,
+            );
             let mut events_seen = 0;
             for event in events {
                 self.world.actions(event, &mut frame);
@@ -283,12 +295,13 @@ impl<G: Game> FrameLoop<G> {
             self.world.end_frame(&frame);
             present(&self.world, &frame, &self.history);
             self.time = frame.time();
-            (events_seen, actions, arena.0.peak())
+            let arena_bytes = arenas.arena.peak() + arenas.threads.peak();
+            (events_seen, actions, arena_bytes)
             // The frame, its actions and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
         // nothing from the frame is still reachable.
-        drop(arena);
+        drop(arenas);
         let record = FrameRecord {
             tick: self.tick,
             events,
@@ -356,6 +369,49 @@ impl<G: Game> FrameLoop<G> {
     /// ```
     pub fn history(&self) -> &FrameHistory {
         &self.history
+    }
+
+    /// The worker threads' arenas (between ticks: empty, with their
+    /// statistics); see [`Frame::threads`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// game.tick([], game.step());
+    /// assert_eq!(game.threads().stats().frames, 1);
+    /// assert!(game.threads().is_empty(), "no thread asked for an arena");
+    /// ```
+    pub fn threads(&self) -> &ThreadArenas {
+        &self.threads
+    }
+
+    /// Replaces the worker threads' arenas, e.g. with arenas from a builder
+    /// of your own.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// use tickarena::{FrameArena, ThreadArenas};
+    /// let workers = ThreadArenas::with_builder(FrameArena::builder().reserve(256 << 20));
+    /// let game = FrameLoop::new(Idle).with_threads(workers);
+    /// assert_eq!(game.threads().len(), 0);
+    /// ```
+    pub fn with_threads(mut self, threads: ThreadArenas) -> Self {
+        self.threads = threads;
+        self
     }
 
     /// The frame arena (between ticks: empty, with its statistics).
@@ -431,11 +487,15 @@ impl<G: Game> FrameLoop<G> {
     }
 }
 
-/// Resets the frame arena when dropped, on every way out of a tick.
-struct ResetOnDrop<'a>(&'a mut FrameArena);
+/// Resets the frame's arenas when dropped, on every way out of a tick.
+struct ResetOnDrop<'a> {
+    arena: &'a mut FrameArena,
+    threads: &'a mut ThreadArenas,
+}
 
 impl Drop for ResetOnDrop<'_> {
     fn drop(&mut self) {
-        self.0.reset();
+        self.arena.reset();
+        self.threads.reset();
     }
 }

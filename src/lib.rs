@@ -85,9 +85,12 @@ extern crate alloc;
 mod arena;
 #[cfg(feature = "std")]
 pub mod frame_loop;
+mod published;
 mod region;
 mod segmented;
 mod string;
+#[cfg(feature = "std")]
+mod threads;
 mod vec_in;
 #[cfg(feature = "winit")]
 pub mod winit;
@@ -95,6 +98,8 @@ pub mod winit;
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
+#[cfg(feature = "std")]
+pub use threads::ThreadArenas;
 
 /// Iterators of [`SegmentedList`].
 ///

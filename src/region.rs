@@ -15,9 +15,10 @@
 //! A region can also be lent by the caller ([`Region::over_buffer`]): then
 //! it is all usable from the start and no backend is ever called.
 
-use core::cell::Cell;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
+
+use crate::published::Published;
 
 #[cfg(all(feature = "std", unix, not(miri)))]
 mod unix;
@@ -76,7 +77,7 @@ pub(crate) struct CommitRefused;
 pub(crate) struct Region {
     base: NonNull<u8>,
     reserved: usize,
-    committed: Cell<usize>,
+    committed: Published,
     /// What the backend handed out, which may be larger than `reserved`
     /// (slack kept to align the base for huge pages); `None` for memory
     /// the caller lent, which is committed whole and never given back.
@@ -94,7 +95,7 @@ impl Region {
                     return Ok(Region {
                         base,
                         reserved: bytes,
-                        committed: Cell::new(0),
+                        committed: Published::new(0),
                         mapping: Some(mapping),
                     });
                 }
@@ -124,7 +125,7 @@ impl Region {
         Some(Region {
             base,
             reserved: len,
-            committed: Cell::new(len),
+            committed: Published::new(len),
             mapping: None,
         })
     }

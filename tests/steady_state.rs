@@ -1,30 +1,35 @@
 //! In steady state a tick makes no heap allocation: after warm-up, 1000
 //! ticks of a loop that formats strings, boxes actions and builds scratch
-//! vectors, all in the frame arena, leave the global allocator untouched.
+//! vectors, all in the frame arena, leave the global allocator untouched;
+//! so do ticks that fan work out to worker threads through `ThreadArenas`.
 //!
-//! Its own test binary: the counting `#[global_allocator]` sees everything.
+//! Its own test binary: the counting `#[global_allocator]` sees everything,
+//! on every thread. The tests take turns (`ONE_AT_A_TIME`) so that each
+//! counts only its own allocations.
 
 #![feature(allocator_api)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
 use tickarena::{FrameArena, SegmentedList, format_in};
 
-/// Counts allocations made by the current thread.
+/// Counts allocations made by every thread.
 struct Counting;
 
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// Held by each test, so the counts of one are not the allocations of another.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 // SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
-// the counter is a thread-local `Cell` with no destructor, so counting
-// never allocates or re-enters the allocator.
+// the counter is an atomic, so counting never allocates or re-enters the
+// allocator.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -35,7 +40,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -45,7 +50,7 @@ unsafe impl GlobalAlloc for Counting {
 static COUNTING: Counting = Counting;
 
 fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
+    ALLOCATIONS.load(Ordering::Relaxed)
 }
 
 struct World {
@@ -109,6 +114,7 @@ impl Game for World {
 
 #[test]
 fn steady_ticks_make_no_heap_allocation() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut game = FrameLoop::new(World {
         entities: SegmentedList::new(),
         checksum: 0,
@@ -138,4 +144,157 @@ fn steady_ticks_make_no_heap_allocation() {
     );
     assert!(game.world().checksum > 0);
     assert!(game.history().high_water() > 0);
+}
+
+/// Steers a field of points on worker threads: each worker builds a grid of
+/// its points in its own arena and hands back a slice of new positions.
+struct Field {
+    points: Vec<[f32; 2]>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Field {
+    fn new(pool: Option<rayon::ThreadPool>) -> Field {
+        let points = (0..4096)
+            .map(|i| [(i % 64) as f32, (i / 64) as f32])
+            .collect();
+        Field { points, pool }
+    }
+}
+
+impl Game for Field {
+    type Event = ();
+    fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+
+    fn update(&mut self, frame: &Frame<'_, Self>) {
+        use rayon::prelude::*;
+        let threads = frame.threads();
+        // Frozen into a slice: an arena `Vec` cannot be shared with workers.
+        let chunks: &[&[[f32; 2]]] = {
+            let mut chunks = Vec::new_in(frame.arena());
+            chunks.extend(self.points.chunks(512));
+            chunks.leak()
+        };
+        let moved = frame
+            .arena()
+            .alloc_slice_fill_with(chunks.len(), |_| &[][..]);
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                chunks
+                    .par_iter()
+                    .zip(moved.par_iter_mut())
+                    .for_each(|(chunk, out)| *out = spread(threads, chunk));
+            }),
+            None => std::thread::scope(|scope| {
+                let half = chunks.len() / 2;
+                for (chunks, outs) in chunks.chunks(half).zip(moved.chunks_mut(half)) {
+                    scope.spawn(move || {
+                        for (chunk, out) in chunks.iter().zip(outs) {
+                            *out = spread(threads, chunk);
+                        }
+                    });
+                }
+            }),
+        }
+        let new_points = moved.iter().flat_map(|chunk| chunk.iter().copied());
+        for (point, new) in self.points.iter_mut().zip(new_points) {
+            *point = new;
+        }
+    }
+}
+
+/// On the calling worker: a grid of `chunk` in the worker's arena, and the
+/// points moved away from crowded cells, handed back as a slice.
+fn spread<'a>(threads: &'a tickarena::ThreadArenas, chunk: &[[f32; 2]]) -> &'a [[f32; 2]] {
+    let arena = threads.local();
+    let grid = arena.alloc_slice_fill_with(64 * 64, |_| 0u16);
+    for p in chunk {
+        grid[(p[1] as usize % 64) * 64 + p[0] as usize % 64] += 1;
+    }
+    arena.alloc_slice_fill_with(chunk.len(), |i| {
+        let [x, y] = chunk[i];
+        let crowd = f32::from(grid[(y as usize % 64) * 64 + x as usize % 64]);
+        [(x + 0.5 * crowd) % 64.0, y]
+    })
+}
+
+/// Allocations of `ticks` ticks of `game` after 100 ticks of warm-up.
+fn steady_allocations(game: &mut FrameLoop<Field>, ticks: u32) -> u64 {
+    let step = game.step();
+    for _ in 0..100 {
+        game.tick([], step);
+    }
+    let before = allocations();
+    for _ in 0..ticks {
+        let record = game.tick([], step);
+        assert!(record.arena_bytes > 4096 * 8, "the workers' bytes count");
+    }
+    allocations() - before
+}
+
+#[test]
+fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    // rayon's injector (crossbeam's `Injector`) allocates a block for every
+    // 63 jobs sent into the pool from outside: the same 1000 `install`s and
+    // parallel loops without arena work are the baseline.
+    let rayon_only = {
+        let mut slots = [0u64; 8];
+        for _ in 0..100 {
+            pool.install(|| slots.par_iter_mut().for_each(|slot| *slot += 1));
+        }
+        let before = allocations();
+        for _ in 0..1000 {
+            pool.install(|| slots.par_iter_mut().for_each(|slot| *slot += 1));
+        }
+        allocations() - before
+    };
+    let mut game = FrameLoop::new(Field::new(Some(pool)));
+    let during = steady_allocations(&mut game, 1000);
+    // At most rayon's own (±1 block: where the injector's block starts).
+    assert!(
+        during <= rayon_only,
+        "1000 steady ticks on 2 rayon workers made {during} heap allocations; \
+         rayon alone makes {rayon_only}"
+    );
+    assert!(rayon_only <= 1000 / 63 + 1, "rayon's own: {rayon_only}");
+    assert!(
+        game.threads().len() >= 2,
+        "the work ran on the pool's threads"
+    );
+}
+
+#[test]
+fn scoped_workers_allocate_only_what_spawning_them_does() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // Spawning scoped threads allocates in std (the thread's handle and
+    // name); the same two spawns with no arena work are the baseline.
+    let spawn_only = {
+        let before = allocations();
+        for _ in 0..100 {
+            std::thread::scope(|scope| {
+                scope.spawn(|| std::hint::black_box(1));
+                scope.spawn(|| std::hint::black_box(2));
+            });
+        }
+        (allocations() - before) / 100
+    };
+    let mut game = FrameLoop::new(Field::new(None));
+    let during = steady_allocations(&mut game, 100);
+    assert_eq!(
+        during,
+        100 * spawn_only,
+        "100 ticks on 2 new scoped threads each: {during} allocations, of which \
+         spawning accounts for {} ({spawn_only} per tick)",
+        100 * spawn_only
+    );
+    assert!(
+        game.threads().len() <= 2,
+        "new threads took over the arenas"
+    );
 }

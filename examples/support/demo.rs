@@ -3,14 +3,19 @@
 //! spawns, steering, messages) that become actions in the frame arena:
 //! move the player, spawn, despawn near a click, and log lines built with
 //! `format_in!`. `script` is the headless examples' input: a steady stream
-//! and a burst of 20 000 events every 240 frames.
+//! and a burst of 20 000 events every 240 frames. With workers
+//! ([`World::with_workers`]) the update also steers entities away from
+//! crowds on a rayon pool: each worker builds a spatial grid of its share
+//! of the entities in its own frame arena (`Frame::threads`) and hands the
+//! steering back as a slice.
 
 // Shared by several examples, each of which uses part of it.
 #![allow(dead_code)]
 
 use glam::Vec2;
+use rayon::prelude::*;
 use tickarena::frame_loop::{Action, Frame, Game};
-use tickarena::{FrameArena, SegmentedList, format_in};
+use tickarena::{FrameArena, SegmentedList, ThreadArenas, format_in};
 
 /// Arena-backed string: lives for one frame.
 type FrameString<'f> = tickarena::String<&'f FrameArena>;
@@ -38,6 +43,8 @@ pub struct World {
     pub log_lines: u64,
     pub log_bytes: u64,
     pub despawned: u64,
+    /// Workers for the crowd steering; `None` runs the update on one thread.
+    pub workers: Option<rayon::ThreadPool>,
 }
 
 impl World {
@@ -50,8 +57,86 @@ impl World {
             log_lines: 0,
             log_bytes: 0,
             despawned: 0,
+            workers: None,
         }
     }
+
+    /// An empty world whose update steers away from crowds on `threads`
+    /// rayon workers.
+    pub fn with_workers(threads: usize) -> World {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("demo worker {i}"))
+            .build()
+            .expect("a rayon pool");
+        World {
+            workers: Some(pool),
+            ..World::new()
+        }
+    }
+}
+
+/// Nudges every entity away from the crowded cells around it. The entity
+/// list's segments are cut into chunks; each rayon job builds a grid of its
+/// chunk in its worker's arena and returns the nudges as a slice in that
+/// arena, which outlives the job (it borrows the `ThreadArenas`, reset with
+/// the tick).
+fn avoid_crowds(
+    entities: &mut SegmentedList<Entity>,
+    pool: &rayon::ThreadPool,
+    frame: &Frame<'_, World>,
+    dt: f32,
+) {
+    let threads = frame.threads();
+    // Frozen into slices: arena `Vec`s stay on this thread.
+    let chunks: &[&[Entity]] = {
+        let mut chunks = Vec::new_in(frame.arena());
+        for segment in entities.segments() {
+            chunks.extend(segment.chunks(CROWD_CHUNK));
+        }
+        chunks.leak()
+    };
+    let nudges = frame
+        .arena()
+        .alloc_slice_fill_with(chunks.len(), |_| &[][..]);
+    pool.install(|| {
+        chunks
+            .par_iter()
+            .zip(nudges.par_iter_mut())
+            .for_each(|(chunk, nudge)| *nudge = crowd_nudges(threads, chunk));
+    });
+    let nudges = nudges.iter().flat_map(|chunk| chunk.iter());
+    for (entity, nudge) in entities.iter_mut().zip(nudges) {
+        entity.velocity += *nudge * dt;
+    }
+}
+
+/// Entities per rayon job in the crowd steering.
+const CROWD_CHUNK: usize = 1024;
+/// Cells per side of the crowd grid over the world.
+const GRID: usize = 32;
+
+fn grid_cell(position: Vec2) -> (usize, usize) {
+    let cell = |v: f32| (((v + BOUNDS) / (2.0 * BOUNDS) * GRID as f32) as usize).min(GRID - 1);
+    (cell(position.x), cell(position.y))
+}
+
+/// On a worker: a grid of `chunk` in this thread's arena, and for each
+/// entity a nudge away from the more crowded neighbouring cells.
+fn crowd_nudges<'a>(threads: &'a ThreadArenas, chunk: &[Entity]) -> &'a [Vec2] {
+    let arena = threads.local();
+    let grid = arena.alloc_slice_fill_with(GRID * GRID, |_| 0u16);
+    for entity in chunk {
+        let (x, y) = grid_cell(entity.position);
+        grid[y * GRID + x] = grid[y * GRID + x].saturating_add(1);
+    }
+    let count = |x: usize, y: usize| f32::from(grid[y.min(GRID - 1) * GRID + x.min(GRID - 1)]);
+    arena.alloc_slice_fill_with(chunk.len(), |i| {
+        let (x, y) = grid_cell(chunk[i].position);
+        let across = count(x + 1, y) - count(x.saturating_sub(1), y);
+        let down = count(x, y + 1) - count(x, y.saturating_sub(1));
+        -Vec2::new(across, down) * 2.0
+    })
 }
 
 /// Input, as a platform layer would deliver it.
@@ -195,6 +280,9 @@ impl Game for World {
         let dt = frame.step().as_secs_f32();
         self.player = (self.player + self.steering * PLAYER_SPEED * dt)
             .clamp(Vec2::splat(-BOUNDS), Vec2::splat(BOUNDS));
+        if let Some(pool) = &self.workers {
+            avoid_crowds(&mut self.entities, pool, frame, dt);
+        }
         for entity in self.entities.iter_mut() {
             entity.position += entity.velocity * dt;
             // Bounce off the walls, heading back in.

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::arena::FrameArena;
 use crate::segmented::SegmentedList;
+use crate::threads::ThreadArenas;
 
 /// Something that changes the world, made from an input event and applied
 /// once, in order, later in the same tick. Allocated in the frame arena, so
@@ -73,6 +74,7 @@ type ActionList<'f, G> = SegmentedList<Box<dyn Action<G> + 'f, &'f FrameArena>, 
 /// ```
 pub struct Frame<'f, G> {
     arena: &'f FrameArena,
+    threads: &'f ThreadArenas,
     tick: u64,
     step: Duration,
     time: Duration,
@@ -80,9 +82,16 @@ pub struct Frame<'f, G> {
 }
 
 impl<'f, G> Frame<'f, G> {
-    pub(super) fn new(arena: &'f FrameArena, tick: u64, step: Duration, time: Duration) -> Self {
+    pub(super) fn new(
+        arena: &'f FrameArena,
+        threads: &'f ThreadArenas,
+        tick: u64,
+        step: Duration,
+        time: Duration,
+    ) -> Self {
         Frame {
             arena,
+            threads,
             tick,
             step,
             time,
@@ -109,6 +118,45 @@ impl<'f, G> Frame<'f, G> {
     /// ```
     pub fn arena(&self) -> &'f FrameArena {
         self.arena
+    }
+
+    /// One arena per worker thread, for work the tick fans out (rayon,
+    /// scoped threads, a job system): each thread allocates in
+    /// `frame.threads().local()`. They are reset with the tick, and their
+    /// bytes count in the tick's [`FrameRecord::arena_bytes`](super::FrameRecord).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    ///
+    /// struct Field(Vec<u64>);
+    /// impl Game for Field {
+    ///     type Event = ();
+    ///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn update(&mut self, frame: &Frame<'_, Self>) {
+    ///         let threads = frame.threads();
+    ///         // Each worker builds its half in its own arena and hands back a slice.
+    ///         let halves: Vec<&[u64]> = std::thread::scope(|scope| {
+    ///             let workers: Vec<_> = self.0.chunks(2)
+    ///                 .map(|chunk| scope.spawn(move || {
+    ///                     &*threads.local().alloc_slice_fill_with(chunk.len(), |i| chunk[i] * 10)
+    ///                 }))
+    ///                 .collect();
+    ///             workers.into_iter().map(|w| w.join().unwrap()).collect()
+    ///         });
+    ///         let scaled: Vec<u64> = halves.concat();
+    ///         self.0 = scaled;
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Field(vec![1, 2, 3, 4]));
+    /// let record = game.tick([], game.step());
+    /// assert_eq!(game.world().0, [10, 20, 30, 40]);
+    /// assert_eq!(record.arena_bytes, 32); // the workers' bytes count
+    /// assert_eq!(game.threads().used(), 0); // and were reset with the tick
+    /// ```
+    pub fn threads(&self) -> &'f ThreadArenas {
+        self.threads
     }
 
     /// The tick number, from 0.

@@ -29,7 +29,9 @@ pub struct FrameRecord {
     /// Fixed update steps run.
     pub steps: u32,
     /// The most bytes the frame had in the arena at once (alignment padding
-    /// included; see [`FrameArena::peak`](crate::FrameArena::peak)).
+    /// included; see [`FrameArena::peak`](crate::FrameArena::peak)), plus
+    /// the peaks of the worker threads' arenas
+    /// ([`Frame::threads`](super::Frame::threads)).
     pub arena_bytes: usize,
     /// Wall-clock time the tick took.
     pub tick_time: Duration,

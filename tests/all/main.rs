@@ -22,6 +22,7 @@ mod segmented_pointers;
 mod string_format;
 mod string_model;
 mod string_traits;
+mod threads;
 
 /// How many cases a property test runs: `default`, fewer under Miri, or
 /// `TICKARENA_PROPTEST_CASES` when set (the slow checkers in `.ci/run`).

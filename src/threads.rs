@@ -1,0 +1,537 @@
+//! [`ThreadArenas`]: one [`FrameArena`] per thread, all reset together.
+//!
+//! A frame that runs on several threads (a job system, rayon's `par_iter`,
+//! scoped threads) needs frame memory on each of them, but a `FrameArena`
+//! is `!Sync`: two threads cannot bump one arena. `ThreadArenas` hands each
+//! thread its own arena and ends the frame of all of them at once.
+//!
+//! How a thread finds its arena: each thread keeps, in a thread-local, the
+//! arena it was given and the *frame key* it was given it under. The key is
+//! unique to one `ThreadArenas` and one frame (drawn from a global counter
+//! at creation and at every reset). [`ThreadArenas::local`] compares the
+//! cached key with the set's current one: equal, the arena is the thread's
+//! (a thread-local load and a compare: no lock, no atomic read-modify-write).
+//! Otherwise the thread claims an arena under the set's lock, preferring the
+//! one it had last frame, and caches it. So each thread takes the lock once
+//! per frame, on its first `local()`.
+//!
+//! Why claims last one frame: [`reset`](ThreadArenas::reset) takes `&mut
+//! self`, which proves that no `&FrameArena` handed out by `local()` is
+//! alive on any thread. Only then may an arena change hands, so a thread
+//! that starts after another ended takes over its arena at the next frame,
+//! and no thread's teardown (thread-local destructors included) can still be
+//! using an arena that another thread was given.
+
+use core::cell::Cell;
+use core::ptr::{self, NonNull};
+use core::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
+use crate::segmented::SegmentedList;
+
+/// One frame arena per thread, reset together. `Send + Sync`: share it by
+/// reference with the threads of a frame (scoped threads, rayon), and end
+/// the frame on all of them with [`reset`](Self::reset) or
+/// [`reclaim`](Self::reclaim).
+///
+/// * [`local`](Self::local) is the calling thread's own arena: made on the
+///   thread's first call, found again without a lock or an atomic
+///   read-modify-write for the rest of the frame.
+/// * What `local().alloc*()` returns (`&'a mut T`) borrows the
+///   `ThreadArenas`, not the thread, so a worker can hand finished values,
+///   slices and strs back to the thread that spawned it.
+/// * Arena collections (`Vec<_, &FrameArena>`) stay on the thread that made
+///   them: `&FrameArena` is not `Send`. Freeze a `Vec` into a slice with
+///   `Vec::leak` to hand its elements back.
+/// * `reset` needs `&mut self`: the borrow checker allows it only when
+///   nothing from any thread's frame is still borrowed.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::ThreadArenas;
+///
+/// let mut arenas = ThreadArenas::new();
+/// for frame in 0..3u64 {
+///     let halves: Vec<&[u64]> = std::thread::scope(|scope| {
+///         let workers: Vec<_> = (0..2u64)
+///             .map(|half| {
+///                 let arenas = &arenas;
+///                 scope.spawn(move || {
+///                     // This thread's arena; the slice outlives the thread.
+///                     let arena = arenas.local();
+///                     &*arena.alloc_slice_fill_with(100, |i| frame + half * 100 + i as u64)
+///                 })
+///             })
+///             .collect();
+///         workers.into_iter().map(|worker| worker.join().unwrap()).collect()
+///     });
+///     assert_eq!(halves[1][0], frame + 100);
+///     assert_eq!(arenas.used(), 2 * 800);
+///     arenas.reset(); // `halves` is no longer used: the frame can end
+/// }
+/// assert!(arenas.len() <= 2, "threads of later frames took over the arenas");
+/// ```
+///
+/// # Patterns
+///
+/// **rayon**: call `local()` inside the job; the result borrows the set, so
+/// it can be collected on the calling thread.
+///
+/// ```
+/// #![feature(allocator_api)]
+/// use rayon::prelude::*;
+///
+/// let arenas = tickarena::ThreadArenas::new();
+/// let positions: Vec<[f32; 2]> = (0..10_000).map(|i| [i as f32, 0.0]).collect();
+/// let visible: Vec<&[u32]> = positions
+///     .par_chunks(1024)
+///     .enumerate()
+///     .map(|(chunk, points)| {
+///         let arena = arenas.local(); // this worker's arena
+///         let mut ids = Vec::new_in(arena);
+///         ids.extend((0..points.len() as u32).filter(|i| i % 3 == 0).map(|i| i + 1024 * chunk as u32));
+///         &*ids.leak() // freeze the arena Vec into a slice to hand it back
+///     })
+///     .collect();
+/// let expected: usize = positions.chunks(1024).map(|c| c.len().div_ceil(3)).sum();
+/// assert_eq!(visible.iter().map(|ids| ids.len()).sum::<usize>(), expected);
+/// ```
+///
+/// **Freezing**: an arena `Vec` cannot leave its thread (`&FrameArena` is
+/// not `Send`), but its elements can: `Vec::leak` turns a
+/// `Vec<T, &'a FrameArena>` into `&'a mut [T]`, and
+/// [`FrameArena::alloc_str`] copies text into a `&'a mut str`.
+///
+/// **Why `reset` needs `&mut`**: results handed back from workers borrow
+/// the set, so the frame cannot end while one is still used:
+///
+/// ```compile_fail,E0502
+/// let mut arenas = tickarena::ThreadArenas::new();
+/// let from_worker: &str = std::thread::scope(|scope| {
+///     scope.spawn(|| &*arenas.local().alloc_str("done")).join().unwrap()
+/// });
+/// arenas.reset(); // error: `arenas` is still borrowed by `from_worker`
+/// println!("{from_worker}");
+/// ```
+pub struct ThreadArenas {
+    /// This set's key for the current frame (see the module docs); changes
+    /// at every reset, and no other set or frame ever has it.
+    frame_key: u64,
+    registry: Mutex<Registry>,
+    builder: FrameArenaBuilder,
+    /// The most bytes all threads' arenas held in one finished frame.
+    high_water: usize,
+    /// Resets of the set.
+    frames: u64,
+}
+
+/// The arenas, and which thread has each one this frame.
+struct Registry {
+    /// Never moves an element, so the `&FrameArena`s handed out stay valid
+    /// while more arenas are added.
+    arenas: SegmentedList<FrameArena>,
+    /// Per arena (same index): who has it this frame and who had it last.
+    claims: Vec<Claim>,
+}
+
+#[derive(Clone, Copy)]
+struct Claim {
+    /// The thread that has the arena this frame, or [`NO_THREAD`].
+    holder: u64,
+    /// The thread that had it most recently, so it gets it back.
+    last_holder: u64,
+    /// The frame it was last claimed in: an arena nobody claimed for a
+    /// while most likely belonged to a thread that ended.
+    last_frame: u64,
+}
+
+const NO_THREAD: u64 = 0;
+
+/// Keys of sets and frames: starts at 1 so that 0 (an empty cache) never
+/// matches.
+static NEXT_FRAME_KEY: AtomicU64 = AtomicU64::new(1);
+/// Ids of threads, as this module numbers them: never reused.
+static NEXT_THREAD: AtomicU64 = AtomicU64::new(1);
+
+/// What a thread remembers of the last arena it was given.
+#[derive(Clone, Copy)]
+struct Cached {
+    frame_key: u64,
+    arena: *const FrameArena,
+}
+
+thread_local! {
+    /// No destructor, so it is usable for all of the thread's life, its
+    /// teardown included.
+    static CACHED: Cell<Cached> = const {
+        Cell::new(Cached { frame_key: 0, arena: ptr::null() })
+    };
+    /// This thread's id (`NO_THREAD` until it first claims an arena).
+    static THREAD: Cell<u64> = const { Cell::new(NO_THREAD) };
+}
+
+fn new_frame_key() -> u64 {
+    NEXT_FRAME_KEY.fetch_add(1, Ordering::Relaxed)
+}
+
+fn this_thread() -> u64 {
+    THREAD.with(|id| {
+        if id.get() == NO_THREAD {
+            id.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
+        }
+        id.get()
+    })
+}
+
+impl ThreadArenas {
+    /// A set whose arenas are made as [`FrameArena::new`] makes them. Makes
+    /// no arena (and allocates nothing) until a thread asks for one.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// assert_eq!(arenas.len(), 0);
+    /// assert_eq!(*arenas.local().alloc(7), 7);
+    /// assert_eq!(arenas.len(), 1);
+    /// ```
+    pub fn new() -> ThreadArenas {
+        ThreadArenas::with_builder(FrameArena::builder())
+    }
+
+    /// A set whose arenas are made from `builder` (reservation, retained
+    /// size, huge pages), one per thread.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let builder = tickarena::FrameArena::builder().reserve(64 << 20).retain(1 << 20);
+    /// let arenas = tickarena::ThreadArenas::with_builder(builder);
+    /// assert_eq!(arenas.local().stats().reserved, 64 << 20);
+    /// ```
+    pub fn with_builder(builder: FrameArenaBuilder) -> ThreadArenas {
+        ThreadArenas {
+            frame_key: new_frame_key(),
+            registry: Mutex::new(Registry {
+                arenas: SegmentedList::new(),
+                claims: Vec::new(),
+            }),
+            builder,
+            high_water: 0,
+            frames: 0,
+        }
+    }
+
+    /// The calling thread's arena for this frame.
+    ///
+    /// # Panics
+    ///
+    /// If the thread has no arena yet and the OS refuses to reserve one
+    /// (see [`try_local`](Self::try_local)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let here = arenas.local();
+    /// assert!(std::ptr::eq(here, arenas.local())); // the same arena all frame
+    /// std::thread::scope(|scope| {
+    ///     scope.spawn(|| assert!(!std::ptr::eq(arenas.local(), std::ptr::null())));
+    /// });
+    /// assert_eq!(arenas.len(), 2);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn local(&self) -> &FrameArena {
+        match self.try_local() {
+            Ok(arena) => arena,
+            Err(error) => panic!("tickarena: cannot make this thread's FrameArena: {error}"),
+        }
+    }
+
+    /// The calling thread's arena for this frame, or why it could not be
+    /// made.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError`] from the builder, when the thread has no arena yet and
+    /// none is free to take over.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let builder = tickarena::FrameArena::builder().reserve(0);
+    /// let arenas = tickarena::ThreadArenas::with_builder(builder);
+    /// assert_eq!(arenas.try_local().unwrap_err(), tickarena::ArenaError::ZeroReserve);
+    /// ```
+    #[inline]
+    pub fn try_local(&self) -> Result<&FrameArena, ArenaError> {
+        let cached = CACHED.get();
+        if cached.frame_key == self.frame_key {
+            // SAFETY: the key is this set's for this frame, so `claim`
+            // stored the pointer for this thread during this frame: it
+            // points into `registry.arenas` (elements never move, and the
+            // list lives as long as `self`), and the arena is this thread's
+            // alone until `reset(&mut self)`, which cannot happen while the
+            // returned borrow of `self` lives.
+            return Ok(unsafe { &*cached.arena });
+        }
+        self.claim()
+    }
+
+    /// Finds or makes this thread's arena for the frame, under the lock.
+    #[cold]
+    #[inline(never)]
+    fn claim(&self) -> Result<&FrameArena, ArenaError> {
+        let thread = this_thread();
+        let mut registry = self.lock();
+        let Registry { arenas, claims } = &mut *registry;
+        let held = claims.iter().position(|claim| claim.holder == thread);
+        let index = match held {
+            Some(index) => index, // claimed earlier this frame; the cache moved on
+            None => match Self::free_arena_for(thread, claims) {
+                Some(index) => index,
+                None => {
+                    arenas.push(self.builder.clone().build()?);
+                    claims.push(Claim {
+                        holder: NO_THREAD,
+                        last_holder: NO_THREAD,
+                        last_frame: 0,
+                    });
+                    claims.len() - 1
+                }
+            },
+        };
+        claims[index] = Claim {
+            holder: thread,
+            last_holder: thread,
+            last_frame: self.frames,
+        };
+        let arena: NonNull<FrameArena> = arenas.get_ptr(index).expect("one arena per claim");
+        CACHED.set(Cached {
+            frame_key: self.frame_key,
+            arena: arena.as_ptr(),
+        });
+        drop(registry);
+        // SAFETY: `get_ptr` derives the pointer from the list's segment, so
+        // it stays valid while arenas are pushed (by other threads' claims)
+        // and for as long as the list, which `self` owns; the claim gives
+        // the arena to this thread alone until `reset(&mut self)`.
+        Ok(unsafe { arena.as_ref() })
+    }
+
+    /// The free arena `thread` should take: the one it had last, else the
+    /// one unclaimed the longest (its thread has most likely ended; on a tie
+    /// the newest, since long-lived threads tend to claim first).
+    fn free_arena_for(thread: u64, claims: &[Claim]) -> Option<usize> {
+        let free = |claim: &&Claim| claim.holder == NO_THREAD;
+        let own_last = claims
+            .iter()
+            .position(|claim| free(&claim) && claim.last_holder == thread);
+        own_last.or_else(|| {
+            let oldest = claims.iter().enumerate().filter(|(_, claim)| free(claim));
+            oldest
+                .min_by_key(|&(index, claim)| (claim.last_frame, usize::MAX - index))
+                .map(|(index, _)| index)
+        })
+    }
+
+    /// Ends the frame on every thread's arena at once: all their
+    /// allocations are gone, and any thread may take any arena next frame.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arenas = tickarena::ThreadArenas::new();
+    /// std::thread::scope(|scope| {
+    ///     scope.spawn(|| arenas.local().alloc_str("made on a worker"));
+    /// });
+    /// assert_eq!(arenas.used(), 16);
+    /// arenas.reset();
+    /// assert_eq!(arenas.used(), 0);
+    /// assert_eq!(arenas.stats().high_water, 16);
+    /// ```
+    pub fn reset(&mut self) {
+        let peak = self.peak();
+        self.high_water = self.high_water.max(peak);
+        let registry = self
+            .registry
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        for arena in registry.arenas.iter_mut() {
+            arena.reset();
+        }
+        for claim in &mut registry.claims {
+            claim.holder = NO_THREAD;
+        }
+        // Every cached arena pointer now has a stale key.
+        self.frame_key = new_frame_key();
+        self.frames += 1;
+    }
+
+    /// Ends the frame like [`reset`](Self::reset), by value.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arenas = tickarena::ThreadArenas::new();
+    /// let label = arenas.local().alloc_str("frame 1");
+    /// assert_eq!(label, "frame 1");
+    /// arenas = arenas.reclaim(); // `label` cannot be used from here on
+    /// assert_eq!(arenas.used(), 0);
+    /// ```
+    #[must_use = "the reclaimed arenas are the ones to use for the next frame"]
+    pub fn reclaim(mut self) -> ThreadArenas {
+        self.reset();
+        self
+    }
+
+    /// Bytes handed out this frame, over all threads' arenas.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// arenas.local().alloc(1u64);
+    /// std::thread::scope(|scope| {
+    ///     scope.spawn(|| arenas.local().alloc(2u32));
+    /// });
+    /// assert_eq!(arenas.used(), 12);
+    /// ```
+    pub fn used(&self) -> usize {
+        self.sum(FrameArena::used)
+    }
+
+    /// The frame's peak: the sum of each thread's peak this frame (bytes
+    /// given back at the top of an arena count, as in [`FrameArena::peak`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// #![feature(allocator_api)]
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// drop(Vec::<u8, _>::with_capacity_in(1000, arenas.local()));
+    /// assert_eq!((arenas.used(), arenas.peak()), (0, 1000));
+    /// ```
+    pub fn peak(&self) -> usize {
+        self.sum(FrameArena::peak)
+    }
+
+    /// The set's figures: `used`, `committed` and `reserved` summed over the
+    /// threads' arenas, `high_water` the most any frame used in all of them
+    /// (see [`peak`](Self::peak)), `frames` the resets of the set.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arenas = tickarena::ThreadArenas::new();
+    /// arenas.local().alloc([0u8; 100]);
+    /// arenas.reset();
+    /// let stats = arenas.stats();
+    /// assert_eq!((stats.used, stats.high_water, stats.frames), (0, 100, 1));
+    /// assert!(stats.committed >= 100);
+    /// ```
+    pub fn stats(&self) -> ArenaStats {
+        let mut total = ArenaStats {
+            used: 0,
+            high_water: 0,
+            committed: 0,
+            reserved: 0,
+            frames: self.frames,
+        };
+        self.for_each_thread(|stats| {
+            total.used += stats.used;
+            total.committed += stats.committed;
+            total.reserved += stats.reserved;
+        });
+        total.high_water = self.high_water.max(self.peak());
+        total
+    }
+
+    /// Calls `visit` with the figures of each arena, in the order they were
+    /// made (for a per-thread report).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// arenas.local().alloc(0u16);
+    /// let mut per_thread = Vec::new();
+    /// arenas.for_each_thread(|stats| per_thread.push(stats.used));
+    /// assert_eq!(per_thread, [2]);
+    /// ```
+    pub fn for_each_thread(&self, mut visit: impl FnMut(ArenaStats)) {
+        let registry = self.lock();
+        for index in 0..registry.arenas.len() {
+            let arena = registry.arenas.get_ptr(index).expect("index below len");
+            // SAFETY: the pointer is valid (see `claim`). The arena may be
+            // in use by another thread right now, so only its figures are
+            // read: `stats` reads fields that its thread writes through
+            // atomics (`Published`) and fields that change only under
+            // `&mut` (which no one has while `self` is borrowed).
+            visit(unsafe { arena.as_ref() }.stats());
+        }
+    }
+
+    /// Arenas made so far (at most the number of threads that used the set
+    /// in one frame).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// assert!(arenas.is_empty());
+    /// arenas.local();
+    /// assert_eq!(arenas.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.lock().arenas.len()
+    }
+
+    /// Whether no thread has asked for an arena yet.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert!(tickarena::ThreadArenas::new().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn sum(&self, figure: fn(&FrameArena) -> usize) -> usize {
+        let registry = self.lock();
+        (0..registry.arenas.len())
+            .map(|index| {
+                let arena = registry.arenas.get_ptr(index).expect("index below len");
+                // SAFETY: as in `for_each_thread`: `used` and `peak` read
+                // only published figures.
+                figure(unsafe { arena.as_ref() })
+            })
+            .sum()
+    }
+
+    /// The registry; a panic while it was held left it consistent (claims
+    /// are written whole), so poisoning is ignored.
+    fn lock(&self) -> MutexGuard<'_, Registry> {
+        self.registry.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Default for ThreadArenas {
+    /// Same as [`ThreadArenas::new`].
+    fn default() -> Self {
+        ThreadArenas::new()
+    }
+}
+
+impl core::fmt::Debug for ThreadArenas {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ThreadArenas")
+            .field("threads", &self.len())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
