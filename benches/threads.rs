@@ -1,14 +1,15 @@
 //! Frame data allocated on several threads at once. Per frame, each of the N
 //! threads of a rayon pool (one `broadcast` per frame, so every contender is
-//! scheduled the same way) allocates 10^4 `u64` values and builds 8 vectors
+//! scheduled the same way) allocates 10^5 `u64` values and builds 8 vectors
 //! of 500 pushes (`values_and_vecs`), or builds one vector of 16 Ki
 //! elements and pushes 500 Ki more (`big_vec`); then the frame ends (reset
 //! or free). N is the machine's parallelism (`TICKARENA_BENCH_THREADS`
 //! overrides it).
 //!
-//! Contenders: `ThreadArenas`; plain `FrameArena`s, one per worker, each
-//! taken by its job through an uncontended `Mutex` once per frame (the floor
-//! for the pool's own cost); the global allocator; bumpalo-herd; bump-scope's
+//! Contenders: `ThreadArenas`; plain `FrameArena`s, one per worker (each on
+//! cache lines of its own, as `ThreadArenas` keeps them), taken by its job
+//! through an uncontended `Mutex` once per frame (the floor for the pool's
+//! own cost); the global allocator; bumpalo-herd; bump-scope's
 //! `BumpPool`; blink-alloc's `SyncBlinkAlloc` with its local proxy; and
 //! `thread_local::ThreadLocal<bumpalo::Bump>`.
 
@@ -22,7 +23,12 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use tickarena::{FrameArena, ThreadArenas};
 
-const VALUES: usize = 10_000;
+const VALUES: usize = 100_000;
+
+/// A plain arena on cache lines of its own (no false sharing between the
+/// workers' arenas, as in `ThreadArenas`).
+#[repr(align(128))]
+struct Padded(Mutex<FrameArena>);
 
 fn threads() -> usize {
     std::env::var("TICKARENA_BENCH_THREADS")
@@ -79,11 +85,12 @@ macro_rules! contenders {
         });
 
         group.bench_function("plain_arenas", |b| {
-            let arenas: Vec<Mutex<FrameArena>> =
-                (0..n).map(|_| Mutex::new(FrameArena::new())).collect();
+            let arenas: Vec<Padded> = (0..n)
+                .map(|_| Padded(Mutex::new(FrameArena::new())))
+                .collect();
             b.iter(|| {
                 pool.broadcast(|context| {
-                    let mut arena = arenas[context.index()].lock().unwrap();
+                    let mut arena = arenas[context.index()].0.lock().unwrap();
                     let sum = {
                         let arena: &FrameArena = &arena;
                         thread_frame!($workload, |v| arena.alloc(v), || Vec::new_in(arena))

@@ -131,9 +131,29 @@ pub struct ThreadArenas {
 struct Registry {
     /// Never moves an element, so the `&FrameArena`s handed out stay valid
     /// while more arenas are added.
-    arenas: SegmentedList<FrameArena>,
+    arenas: SegmentedList<CachePadded>,
     /// Per arena (same index): who has it this frame and who had it last.
     claims: Vec<Claim>,
+}
+
+/// One thread's arena on cache lines of its own: each thread writes its
+/// arena's top on every allocation, and two arenas sharing a line would
+/// make the threads' cores pass it back and forth (false sharing). 128
+/// bytes, since x86 prefetches lines in pairs.
+#[repr(C, align(128))]
+struct CachePadded(FrameArena);
+
+impl Registry {
+    /// A pointer to arena `index`, derived from the list's segment (see
+    /// `SegmentedList::get_ptr`): valid while arenas are added, for as long
+    /// as the list.
+    fn arena_ptr(&self, index: usize) -> NonNull<FrameArena> {
+        let padded = self
+            .arenas
+            .get_ptr(index)
+            .expect("an arena at every index below len");
+        padded.cast::<FrameArena>() // `repr(C)`: the only field, at offset 0
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -294,7 +314,7 @@ impl ThreadArenas {
             None => match Self::free_arena_for(thread, claims) {
                 Some(index) => index,
                 None => {
-                    arenas.push(self.builder.clone().build()?);
+                    arenas.push(CachePadded(self.builder.clone().build()?));
                     claims.push(Claim {
                         holder: NO_THREAD,
                         last_holder: NO_THREAD,
@@ -309,7 +329,7 @@ impl ThreadArenas {
             last_holder: thread,
             last_frame: self.frames,
         };
-        let arena: NonNull<FrameArena> = arenas.get_ptr(index).expect("one arena per claim");
+        let arena = registry.arena_ptr(index);
         CACHED.set(Cached {
             frame_key: self.frame_key,
             arena: arena.as_ptr(),
@@ -360,7 +380,7 @@ impl ThreadArenas {
             .registry
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        for arena in registry.arenas.iter_mut() {
+        for CachePadded(arena) in registry.arenas.iter_mut() {
             arena.reset();
         }
         for claim in &mut registry.claims {
@@ -465,7 +485,7 @@ impl ThreadArenas {
     pub fn for_each_thread(&self, mut visit: impl FnMut(ArenaStats)) {
         let registry = self.lock();
         for index in 0..registry.arenas.len() {
-            let arena = registry.arenas.get_ptr(index).expect("index below len");
+            let arena = registry.arena_ptr(index);
             // SAFETY: the pointer is valid (see `claim`). The arena may be
             // in use by another thread right now, so only its figures are
             // read: `stats` reads fields that its thread writes through
@@ -505,7 +525,7 @@ impl ThreadArenas {
         let registry = self.lock();
         (0..registry.arenas.len())
             .map(|index| {
-                let arena = registry.arenas.get_ptr(index).expect("index below len");
+                let arena = registry.arena_ptr(index);
                 // SAFETY: as in `for_each_thread`: `used` and `peak` read
                 // only published figures.
                 figure(unsafe { arena.as_ref() })
