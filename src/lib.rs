@@ -48,6 +48,8 @@
 //!   vectors in any allocator, cheap in the arena.
 //! * [`SegmentedList`]: a growable list whose elements never move, for
 //!   entities, in any allocator.
+//! * [`ThreadArenas`]: one arena per thread for frames that run on several
+//!   threads (rayon, scoped threads, a job system), reset together.
 //! * [`frame_loop`]: the game loop that turns input events into actions in
 //!   the frame arena and reclaims it every tick.
 //! * `winit` (cargo feature `winit`): runs the game loop in a winit window,
