@@ -195,3 +195,9 @@ fn figures_can_be_read_while_workers_allocate() {
     });
     assert!(arenas.used() >= 8);
 }
+
+#[test]
+fn the_set_is_send_and_sync() {
+    fn shared_between_threads<T: Send + Sync>() {}
+    shared_between_threads::<ThreadArenas>();
+}
