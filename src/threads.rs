@@ -76,28 +76,9 @@ use crate::segmented::SegmentedList;
 ///
 /// # Patterns
 ///
-/// **rayon**: call `local()` inside the job; the result borrows the set, so
-/// it can be collected on the calling thread.
-///
-/// ```
-/// #![feature(allocator_api)]
-/// use rayon::prelude::*;
-///
-/// let arenas = tickarena::ThreadArenas::new();
-/// let positions: Vec<[f32; 2]> = (0..10_000).map(|i| [i as f32, 0.0]).collect();
-/// let visible: Vec<&[u32]> = positions
-///     .par_chunks(1024)
-///     .enumerate()
-///     .map(|(chunk, points)| {
-///         let arena = arenas.local(); // this worker's arena
-///         let mut ids = Vec::new_in(arena);
-///         ids.extend((0..points.len() as u32).filter(|i| i % 3 == 0).map(|i| i + 1024 * chunk as u32));
-///         &*ids.leak() // freeze the arena Vec into a slice to hand it back
-///     })
-///     .collect();
-/// let expected: usize = positions.chunks(1024).map(|c| c.len().div_ceil(3)).sum();
-/// assert_eq!(visible.iter().map(|ids| ids.len()).sum::<usize>(), expected);
-/// ```
+/// **rayon**: call `local()` inside the job (example at
+/// [`local`](Self::local)); the result borrows the set, so it can be
+/// collected on the calling thread.
 ///
 /// **Freezing**: an arena `Vec` cannot leave its thread (`&FrameArena` is
 /// not `Send`), but its elements can: `Vec::leak` turns a
@@ -253,14 +234,29 @@ impl ThreadArenas {
     ///
     /// # Example
     ///
+    /// With rayon: each job allocates in its worker's arena and hands its
+    /// result back as a slice (an arena `Vec` frozen with `leak`).
+    ///
     /// ```
+    /// #![feature(allocator_api)]
+    /// use rayon::prelude::*;
+    ///
     /// let arenas = tickarena::ThreadArenas::new();
-    /// let here = arenas.local();
-    /// assert!(std::ptr::eq(here, arenas.local())); // the same arena all frame
-    /// std::thread::scope(|scope| {
-    ///     scope.spawn(|| assert!(!std::ptr::eq(arenas.local(), std::ptr::null())));
-    /// });
-    /// assert_eq!(arenas.len(), 2);
+    /// let positions: Vec<[f32; 2]> = (0..10_000).map(|i| [i as f32, 0.0]).collect();
+    /// let visible: Vec<&[u32]> = positions
+    ///     .par_chunks(1024)
+    ///     .enumerate()
+    ///     .map(|(chunk, points)| {
+    ///         let arena = arenas.local(); // this worker's arena, the same all frame
+    ///         let mut ids = Vec::new_in(arena);
+    ///         let first = 1024 * chunk as u32;
+    ///         ids.extend((0..points.len() as u32).filter(|i| i % 3 == 0).map(|i| first + i));
+    ///         &*ids.leak()
+    ///     })
+    ///     .collect();
+    /// let expected: usize = positions.chunks(1024).map(|c| c.len().div_ceil(3)).sum();
+    /// assert_eq!(visible.iter().map(|ids| ids.len()).sum::<usize>(), expected);
+    /// assert!(arenas.len() <= rayon::current_num_threads() + 1);
     /// ```
     #[inline]
     #[track_caller]
