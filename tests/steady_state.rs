@@ -3,33 +3,53 @@
 //! vectors, all in the frame arena, leave the global allocator untouched;
 //! so do ticks that fan work out to worker threads through `ThreadArenas`.
 //!
-//! Its own test binary: the counting `#[global_allocator]` sees everything,
-//! on every thread. The tests take turns (`ONE_AT_A_TIME`) so that each
-//! counts only its own allocations.
+//! Its own test binary: the counting `#[global_allocator]` sees every
+//! thread, and counts the threads a test has enrolled (its own, its
+//! workers): never libtest's, which allocates to start the next test and
+//! report the last one while a test is measuring. The tests take turns
+//! (`ONE_AT_A_TIME`) so that each counts only its own allocations.
 
 #![feature(allocator_api)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
 use tickarena::{FrameArena, SegmentedList, format_in};
 
-/// Counts allocations made by every thread.
+/// Counts allocations made by enrolled threads.
 struct Counting;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// Whether this thread's allocations count. `const` and without a
+    /// destructor: reading it never allocates, even while the thread exits.
+    static ENROLLED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Counts the calling thread's allocations from now on.
+fn enroll_this_thread() {
+    ENROLLED.with(|enrolled| enrolled.set(true));
+}
+
+fn count_one() {
+    if ENROLLED.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
 
 /// Held by each test, so the counts of one are not the allocations of another.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 // SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
-// the counter is an atomic, so counting never allocates or re-enters the
-// allocator.
+// the counter is an atomic and the flag a `const` thread-local, so counting
+// never allocates or re-enters the allocator.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_one();
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -40,7 +60,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_one();
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -115,6 +135,7 @@ impl Game for World {
 #[test]
 fn steady_ticks_make_no_heap_allocation() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    enroll_this_thread();
     let mut game = FrameLoop::new(World {
         entities: SegmentedList::new(),
         checksum: 0,
@@ -189,6 +210,7 @@ impl Game for Field {
                 let half = chunks.len() / 2;
                 for (chunks, outs) in chunks.chunks(half).zip(moved.chunks_mut(half)) {
                     scope.spawn(move || {
+                        enroll_this_thread();
                         for (chunk, out) in chunks.iter().zip(outs) {
                             *out = spread(threads, chunk);
                         }
@@ -235,9 +257,11 @@ fn steady_allocations(game: &mut FrameLoop<Field>, ticks: u32) -> u64 {
 #[test]
 fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    enroll_this_thread();
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
+        .start_handler(|_| enroll_this_thread())
         .build()
         .unwrap();
     // rayon's injector (crossbeam's `Injector`) allocates a block for every
@@ -272,14 +296,15 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
 #[test]
 fn scoped_workers_allocate_only_what_spawning_them_does() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    enroll_this_thread();
     // Spawning scoped threads allocates in std (the thread's handle and
     // name); the same two spawns with no arena work are the baseline.
     let spawn_only = {
         let before = allocations();
         for _ in 0..100 {
             std::thread::scope(|scope| {
-                scope.spawn(|| std::hint::black_box(1));
-                scope.spawn(|| std::hint::black_box(2));
+                scope.spawn(|| enroll_this_thread());
+                scope.spawn(|| enroll_this_thread());
             });
         }
         (allocations() - before) / 100
