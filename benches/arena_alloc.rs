@@ -253,6 +253,16 @@ fn dag_dfs(c: &mut Criterion) {
         );
         bench_search("tickarena", &|epoch| dfs(root, epoch));
 
+        // The layout typed-arena gets by construction: nodes dense in one
+        // arena, edge slices in another.
+        let (nodes, edges) = (tickarena::FrameArena::new(), tickarena::FrameArena::new());
+        let root = build_dag(
+            n,
+            |node| nodes.alloc(node),
+            |children| edges.alloc_slice_copy(children),
+        );
+        bench_search("tickarena_two_arenas", &|epoch| dfs(root, epoch));
+
         let nodes = typed_arena::Arena::new();
         let edges = typed_arena::Arena::new();
         let root = build_dag(

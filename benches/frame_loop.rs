@@ -11,21 +11,34 @@
 //! * `floor`: no allocation at all: the same bytes written into fixed-size
 //!   buffers held by value in an enum, in a `Vec` reused across frames,
 //!   dispatched by `match`. What the loop would cost if allocation were free.
+//!
+//! Group `article_loop_1000_events` is the loop of the article this project
+//! grew from, written as a newcomer would with a plain `FrameArena`: per
+//! event either a formatted shell command or `systemctl` with the argument
+//! vector `["halt"]` (two `String::from_str_in` and a
+//! `Vec::with_capacity_in(1)`), boxed as a `dyn Action`, collected in a
+//! `Vec`, run, dropped, and the arena reclaimed; the same four ways, and a
+//! fifth: `unchecked_bump`, the same code on the least an allocator could
+//! do (no limit check, nothing freed), the bound for any allocator.
 
 #![feature(allocator_api)]
 
+use std::alloc::Allocator;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::ops::Deref;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tickarena::format_in;
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+use tickarena::{FrameArena, format_in};
 
 #[path = "support/fixed_buffer.rs"]
 mod fixed_buffer;
+#[path = "support/unchecked_bump.rs"]
+mod unchecked_bump;
 
 use fixed_buffer::FixedBuffer;
+use unchecked_bump::UncheckedBump;
 
 const EVENTS: u32 = 1000;
 
@@ -180,5 +193,178 @@ fn frame_loop(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame_loop);
+// --- the article's loop ------------------------------------------------------
+
+/// The article's second action: a program and its arguments.
+struct Run<S, V> {
+    program: S,
+    arguments: V,
+}
+
+impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Run<S, V> {
+    fn apply(&mut self, world: &mut World) {
+        world.checksum += self.program.len() as u64;
+        world.checksum += self.arguments.iter().map(|s| s.len() as u64).sum::<u64>();
+    }
+}
+
+/// The article's shell command for event `counter`.
+macro_rules! command {
+    ($($format:ident)::+!($($in:tt)*), $counter:expr) => {
+        $($format)::+!($($in)* "ls -a | sed -n {}p | xargs rm -rf", $counter)
+    };
+}
+
+enum FloorArticleAction {
+    Command(FixedBuffer<64>),
+    Run {
+        program: FixedBuffer<16>,
+        arguments: [FixedBuffer<16>; 1],
+    },
+}
+
+impl FloorArticleAction {
+    fn apply(&self, world: &mut World) {
+        world.checksum += match self {
+            FloorArticleAction::Command(text) => text.as_bytes().len() as u64,
+            FloorArticleAction::Run { program, arguments } => {
+                program.as_bytes().len() as u64
+                    + arguments
+                        .iter()
+                        .map(|a| a.as_bytes().len() as u64)
+                        .sum::<u64>()
+            }
+        };
+    }
+}
+
+/// A fixed buffer holding `text`.
+fn fixed<const N: usize>(text: &str) -> FixedBuffer<N> {
+    let mut buffer = FixedBuffer::EMPTY;
+    buffer.write_str(text).unwrap();
+    buffer
+}
+
+/// One frame of the article's loop with every object in allocator `a`.
+fn article_frame<'a, A: Allocator + Copy + 'a>(a: A, counter: &mut u32, world: &mut World) {
+    let mut actions: Vec<Box<dyn Action<World> + 'a, A>, A> = Vec::new_in(a);
+    for _ in 0..EVENTS {
+        *counter = counter.wrapping_add(1);
+        if counter.is_multiple_of(2) {
+            actions.push(Box::new_in(Command(command!(format_in!(a,), *counter)), a));
+        } else {
+            let program = tickarena::String::from_str_in("systemctl", a);
+            let mut arguments = Vec::with_capacity_in(1, a);
+            arguments.push(tickarena::String::from_str_in("halt", a));
+            actions.push(Box::new_in(Run { program, arguments }, a));
+        }
+    }
+    actions.iter_mut().for_each(|action| action.apply(world));
+}
+
+#[allow(
+    clippy::vec_init_then_push,
+    reason = "the article's code as written: `with_capacity(1)`, then a push"
+)]
+fn article_loop(c: &mut Criterion) {
+    let mut group = c.benchmark_group("article_loop_1000_events");
+    group.bench_function("tickarena", |b| {
+        let mut world = World::default();
+        let mut arena = FrameArena::new();
+        let mut counter = 0u32;
+        b.iter(|| {
+            article_frame(&arena, &mut counter, &mut world);
+            arena.reset();
+        });
+        black_box(world.checksum);
+    });
+    group.bench_function("malloc", |b| {
+        let mut world = World::default();
+        let mut counter = 0u32;
+        b.iter(|| {
+            let mut actions: Vec<Box<dyn Action<World>>> = Vec::new();
+            for _ in 0..EVENTS {
+                counter = counter.wrapping_add(1);
+                if counter.is_multiple_of(2) {
+                    actions.push(Box::new(Command(command!(format!(), counter))));
+                } else {
+                    let program = String::from("systemctl");
+                    let mut arguments = Vec::with_capacity(1);
+                    arguments.push(String::from("halt"));
+                    actions.push(Box::new(Run { program, arguments }));
+                }
+            }
+            actions
+                .iter_mut()
+                .for_each(|action| action.apply(&mut world));
+        });
+        black_box(world.checksum);
+    });
+    group.bench_function("bumpalo", |b| {
+        let mut world = World::default();
+        let mut bump = bumpalo::Bump::new();
+        let mut counter = 0u32;
+        b.iter(|| {
+            {
+                let a = &bump;
+                let mut actions: Vec<Box<dyn Action<World> + '_, &bumpalo::Bump>, &bumpalo::Bump> =
+                    Vec::new_in(a);
+                for _ in 0..EVENTS {
+                    counter = counter.wrapping_add(1);
+                    if counter.is_multiple_of(2) {
+                        let text = command!(bumpalo::format!(in a,), counter);
+                        actions.push(Box::new_in(Command(text), a));
+                    } else {
+                        let program = bumpalo::collections::String::from_str_in("systemctl", a);
+                        let mut arguments = Vec::with_capacity_in(1, a);
+                        arguments.push(bumpalo::collections::String::from_str_in("halt", a));
+                        actions.push(Box::new_in(Run { program, arguments }, a));
+                    }
+                }
+                actions
+                    .iter_mut()
+                    .for_each(|action| action.apply(&mut world));
+            }
+            bump.reset();
+        });
+        black_box(world.checksum);
+    });
+    group.bench_function("unchecked_bump", |b| {
+        let mut world = World::default();
+        // The loop needs about 100 KiB per frame.
+        let mut bump = UncheckedBump::with_capacity(4 << 20);
+        let mut counter = 0u32;
+        b.iter(|| {
+            article_frame(&bump, &mut counter, &mut world);
+            bump.reset();
+        });
+        black_box(world.checksum);
+    });
+    group.bench_function("floor", |b| {
+        let mut world = World::default();
+        let mut actions: Vec<FloorArticleAction> = Vec::with_capacity(EVENTS as usize);
+        let mut counter = 0u32;
+        b.iter(|| {
+            for _ in 0..EVENTS {
+                counter = counter.wrapping_add(1);
+                if counter.is_multiple_of(2) {
+                    let mut text = FixedBuffer::<64>::EMPTY;
+                    command!(write!(text,), counter).unwrap();
+                    actions.push(FloorArticleAction::Command(text));
+                } else {
+                    actions.push(FloorArticleAction::Run {
+                        program: fixed("systemctl"),
+                        arguments: [fixed("halt")],
+                    });
+                }
+            }
+            actions.iter().for_each(|action| action.apply(&mut world));
+            actions.clear();
+        });
+        black_box(world.checksum);
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame_loop, article_loop);
 criterion_main!(benches);

@@ -11,8 +11,10 @@ mod allocator;
 mod builder;
 mod bump;
 mod error;
+mod placed;
 mod stats;
 mod typed;
+mod uninit;
 
 use core::alloc::{AllocError, Layout};
 use core::cell::Cell;
@@ -20,17 +22,20 @@ use core::fmt;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
+use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
+pub(crate) use placed::Placed;
 pub use stats::ArenaStats;
+pub use uninit::Zeroable;
 
 /// Byte written over a reclaimed frame in debug builds, so that a stale
 /// pointer kept by `unsafe` code reads obvious garbage instead of old data.
-#[cfg(debug_assertions)]
+#[cfg(all(debug_assertions, not(sanitize = "address")))]
 const POISON: u8 = 0xDB;
 
 /// A bump arena for one frame's worth of transient data, over reserved
@@ -220,7 +225,8 @@ impl FrameArena {
     /// Committed pages up to the retained size stay committed, so the next
     /// frame makes no system call; pages above it are given back to the OS.
     /// In debug builds the reclaimed bytes are overwritten with a poison
-    /// pattern.
+    /// pattern; built with `-Zsanitizer=address`, they are poisoned for
+    /// AddressSanitizer instead, which then reports any read of them.
     ///
     /// # Example
     ///
@@ -242,13 +248,16 @@ impl FrameArena {
             self.region.decommit(self.retain);
             self.end.set(self.base() + self.region.committed());
         }
-        #[cfg(debug_assertions)]
-        {
-            let poisoned = used.min(self.region.committed());
-            // SAFETY: the first `committed` bytes of the region are writable,
-            // and `&mut self` means no allocation from this frame is alive.
-            unsafe { self.region.base().write_bytes(POISON, poisoned) };
-        }
+        let poisoned = used.min(self.region.committed());
+        // Under AddressSanitizer the frame's bytes are poisoned instead
+        // (writing the pattern over freed blocks would itself be reported).
+        #[cfg(all(debug_assertions, not(sanitize = "address")))]
+        // SAFETY: the first `committed` bytes of the region are writable,
+        // and `&mut self` means no allocation from this frame is alive.
+        unsafe {
+            self.region.base().write_bytes(POISON, poisoned)
+        };
+        asan::poison(self.region.base().as_ptr(), poisoned);
         self.top.set(self.base());
         self.lowered_from.set(self.base());
         self.frames += 1;
@@ -381,7 +390,7 @@ impl FrameArena {
         match bumped {
             Some(Bumped { start, new_top }) => {
                 self.top.set(new_top);
-                Ok(self.pointer_at(start))
+                Ok(self.hand_out(start, layout.size()))
             }
             None => self.alloc_layout_slow(layout),
         }
@@ -396,7 +405,16 @@ impl FrameArena {
         let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout).ok_or(AllocError)?;
         self.commit_through(new_top)?;
         self.top.set(new_top);
-        Ok(self.pointer_at(start))
+        Ok(self.hand_out(start, layout.size()))
+    }
+
+    /// The pointer to the `size` bytes at `start`, just allocated; under
+    /// AddressSanitizer they become accessible.
+    #[inline(always)]
+    fn hand_out(&self, start: usize, size: usize) -> NonNull<u8> {
+        let ptr = self.pointer_at(start);
+        asan::unpoison(ptr.as_ptr(), size);
+        ptr
     }
 
     /// Makes every address below `addr` writable.
@@ -415,19 +433,24 @@ impl FrameArena {
         size != 0 && ptr.addr().get().wrapping_add(size) == self.top.get()
     }
 
-    /// Gives back `ptr..ptr + size` if it is the most recent allocation.
+    /// Gives back the bytes of `ptr..ptr + old_size` past the first
+    /// `keep` if it is the most recent allocation: a free (`keep` 0) or a
+    /// shrink, neither of which needs a commit.
     #[inline]
-    pub(crate) fn release_if_last(&self, ptr: NonNull<u8>, size: usize) {
-        if self.is_last(ptr, size) {
-            self.move_top(ptr.addr().get());
+    pub(crate) fn release_tail_if_last(&self, ptr: NonNull<u8>, old_size: usize, keep: usize) {
+        debug_assert!(keep <= old_size, "expected a free or a shrink");
+        // Freed, last or not: nothing may read it any more.
+        asan::poison(ptr.as_ptr().wrapping_add(keep), old_size - keep);
+        if self.is_last(ptr, old_size) {
+            self.move_top(ptr.addr().get() + keep);
         }
     }
 
-    /// Resizes the allocation at `ptr` of `old_size` bytes to `new` without
+    /// Grows the allocation at `ptr` of `old_size` bytes to `new` without
     /// moving it, if it is the most recent one and `ptr` suits `new.align()`.
     /// Commits more pages when growing past the committed end.
     #[inline]
-    pub(crate) fn resize_in_place(&self, ptr: NonNull<u8>, old_size: usize, new: Layout) -> bool {
+    pub(crate) fn grow_in_place(&self, ptr: NonNull<u8>, old_size: usize, new: Layout) -> bool {
         let start = ptr.addr().get();
         if !self.is_last(ptr, old_size) || start & (new.align() - 1) != 0 {
             return false;
@@ -439,6 +462,7 @@ impl FrameArena {
             return false;
         }
         self.move_top(new_top);
+        asan::unpoison(ptr.as_ptr(), new.size());
         true
     }
 

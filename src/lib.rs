@@ -74,10 +74,15 @@
 //!
 //! `allocator_api`, for the `Allocator` trait; callers that name it (for
 //! `Vec::new_in` and friends) enable it too. The crate itself also uses
-//! `try_reserve_kind`, to report allocation failures as `TryReserveError`.
+//! `try_reserve_kind`, to report allocation failures as `TryReserveError`,
+//! `coerce_unsized` and `unsize`, for the frame loop's two-word handles
+//! to its actions (`dyn Action` without a `Box`'s allocator word),
+//! and `cfg_sanitize`: built with `-Zsanitizer=address`, a reclaimed
+//! frame's bytes are poisoned, so AddressSanitizer reports `unsafe` code
+//! that reads them through a pointer it kept (no cost in other builds).
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![feature(allocator_api, try_reserve_kind)]
+#![feature(allocator_api, try_reserve_kind, cfg_sanitize, coerce_unsized, unsize)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -85,6 +90,7 @@
 extern crate alloc;
 
 mod arena;
+mod asan;
 #[cfg(feature = "std")]
 pub mod frame_loop;
 mod published;
@@ -97,7 +103,7 @@ mod vec_in;
 #[cfg(feature = "winit")]
 pub mod winit;
 
-pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
+pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
 #[cfg(feature = "std")]

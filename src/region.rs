@@ -18,6 +18,7 @@
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
+use crate::asan;
 use crate::published::Published;
 
 #[cfg(all(feature = "std", unix, not(miri)))]
@@ -122,6 +123,8 @@ impl Region {
         if base.addr().get() > address_limit.saturating_sub(len) {
             return None;
         }
+        // Lent whole, handed out piece by piece.
+        asan::poison(base.as_ptr(), len);
         Some(Region {
             base,
             reserved: len,
@@ -142,6 +145,11 @@ impl Region {
     #[inline]
     pub(crate) fn is_lent(&self) -> bool {
         self.mapping.is_none()
+    }
+
+    /// The address `offset` bytes into the region.
+    fn at(&self, offset: usize) -> *const u8 {
+        self.base.as_ptr().wrapping_add(offset)
     }
 
     /// Bytes of address space reserved.
@@ -186,6 +194,8 @@ impl Region {
         } else {
             return Err(CommitRefused);
         };
+        // Committed but not yet handed out: nothing may read it.
+        asan::poison(self.at(committed), new_committed - committed);
         self.committed.set(new_committed);
         Ok(())
     }
@@ -199,6 +209,9 @@ impl Region {
         let keep = round_up_to_page(keep).min(self.reserved);
         let committed = self.committed.get();
         if keep < committed {
+            // The OS takes the pages back: their shadow must be clean for
+            // whatever is mapped there later.
+            asan::unpoison(self.at(keep), committed - keep);
             backend::decommit(mapping, keep, committed);
             self.committed.set(keep);
         }
@@ -207,6 +220,8 @@ impl Region {
 
 impl Drop for Region {
     fn drop(&mut self) {
+        // Memory mapped or allocated here later must not look poisoned.
+        asan::unpoison(self.base.as_ptr(), self.committed());
         if let Some(mapping) = &self.mapping {
             backend::release(mapping);
         }

@@ -13,9 +13,10 @@ mod traits;
 
 use alloc::alloc::Global;
 use alloc::boxed::Box;
-use alloc::collections::TryReserveError;
+use alloc::collections::{TryReserveError, TryReserveErrorKind};
 use alloc::vec::Vec;
-use core::alloc::Allocator;
+use core::alloc::{Allocator, Layout};
+use core::ptr::NonNull;
 use core::{fmt, str};
 
 pub use from_utf8_error::FromUtf8Error;
@@ -110,11 +111,33 @@ impl<A: Allocator> String<A> {
     /// assert_eq!((s.as_str(), s.capacity()), ("spawn", 5));
     /// ```
     #[track_caller]
+    #[inline]
     pub fn from_str_in(s: &str, alloc: A) -> String<A> {
-        let mut string = String::new_in(alloc);
-        string.grow_or_panic(s.len(), Growth::Exact);
-        string.vec.extend_from_slice(s.as_bytes());
-        string
+        match String::try_copy_in(s, alloc) {
+            Ok(string) => string,
+            Err(error) => refused_panic(s.len(), 0, error),
+        }
+    }
+
+    /// `s` copied into a new string in `alloc` with capacity `s.len()`: one
+    /// allocation and one copy, straight through the allocator (going
+    /// through `Vec::reserve_exact` costs a call to its out-of-line growth
+    /// path for every string).
+    #[inline]
+    fn try_copy_in(s: &str, alloc: A) -> Result<String<A>, TryReserveError> {
+        if s.is_empty() {
+            return Ok(String::new_in(alloc));
+        }
+        let layout = Layout::for_value(s.as_bytes());
+        let block = alloc.allocate(layout).map_err(|_| refused_layout(layout))?;
+        let ptr = block.cast::<u8>();
+        // SAFETY: the block is fresh and `s.len()` bytes long, so it cannot
+        // overlap `s`.
+        unsafe { ptr.copy_from_nonoverlapping(NonNull::from(s.as_bytes()).cast(), s.len()) };
+        // SAFETY: `ptr` was allocated by `alloc` with the layout of
+        // `[u8; s.len()]`, and its `s.len()` bytes are initialised UTF-8.
+        let vec = unsafe { Vec::from_raw_parts_in(ptr.as_ptr(), s.len(), s.len(), alloc) };
+        Ok(String { vec })
     }
 
     /// Turns UTF-8 bytes into a string without copying.
@@ -393,7 +416,7 @@ impl<A: Allocator> String<A> {
     #[track_caller]
     pub fn reserve(&mut self, additional: usize) {
         if self.vec.capacity() - self.vec.len() < additional {
-            self.grow_or_panic(additional, Growth::Amortized);
+            self.grow_or_panic(additional);
         }
     }
 
@@ -401,17 +424,9 @@ impl<A: Allocator> String<A> {
     #[cold]
     #[inline(never)]
     #[track_caller]
-    fn grow_or_panic(&mut self, additional: usize, growth: Growth) {
-        let result = match growth {
-            Growth::Amortized => self.vec.try_reserve(additional),
-            Growth::Exact => self.vec.try_reserve_exact(additional),
-        };
-        if let Err(error) = result {
-            panic!(
-                "tickarena::String could not grow by {additional} bytes (length {}): {error}; \
-                 if it lives in a FrameArena, raise FrameArena::builder().reserve(bytes)",
-                self.len()
-            );
+    fn grow_or_panic(&mut self, additional: usize) {
+        if let Err(error) = self.vec.try_reserve(additional) {
+            refused_panic(additional, self.len(), error)
         }
     }
 
@@ -564,13 +579,25 @@ impl<A: Allocator> String<A> {
     }
 }
 
-/// How [`String::grow_or_panic`] sizes the new buffer.
-#[derive(Clone, Copy)]
-enum Growth {
-    /// Room for later pushes too (doubling), as `Vec::reserve`.
-    Amortized,
-    /// Exactly what is asked for, as `Vec::reserve_exact`.
-    Exact,
+/// The error of an allocator that refused `layout`.
+fn refused_layout(layout: Layout) -> TryReserveError {
+    TryReserveErrorKind::AllocError {
+        layout,
+        non_exhaustive: (),
+    }
+    .into()
+}
+
+/// The panic of a string whose allocator refused to grow it by `additional`
+/// bytes from `len`.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn refused_panic(additional: usize, len: usize, error: impl fmt::Display) -> ! {
+    panic!(
+        "tickarena::String could not grow by {additional} bytes (length {len}): {error}; \
+         if it lives in a FrameArena, raise FrameArena::builder().reserve(bytes)"
+    )
 }
 
 /// Bytes in the UTF-8 character that starts with `lead`.

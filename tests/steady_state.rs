@@ -303,8 +303,8 @@ fn scoped_workers_allocate_only_what_spawning_them_does() {
         let before = allocations();
         for _ in 0..100 {
             std::thread::scope(|scope| {
-                scope.spawn(|| enroll_this_thread());
-                scope.spawn(|| enroll_this_thread());
+                scope.spawn(enroll_this_thread);
+                scope.spawn(enroll_this_thread);
             });
         }
         (allocations() - before) / 100

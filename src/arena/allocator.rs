@@ -6,6 +6,7 @@ use core::alloc::{Allocator, Layout};
 use core::ptr::NonNull;
 
 use super::FrameArena;
+use crate::asan;
 
 // SAFETY: memory handed out stays valid and untouched by the arena until it
 // is deallocated, shrunk or grown by the caller, or until the arena is
@@ -24,7 +25,7 @@ unsafe impl Allocator for &FrameArena {
     /// they are reused when the frame is reclaimed.
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        self.release_if_last(ptr, layout.size());
+        self.release_tail_if_last(ptr, layout.size(), 0);
     }
 
     /// Grows in place when this is the most recent allocation (committing
@@ -42,7 +43,7 @@ unsafe impl Allocator for &FrameArena {
             new_layout.size(),
             old_layout.size()
         );
-        if self.resize_in_place(ptr, old_layout.size(), new_layout) {
+        if self.grow_in_place(ptr, old_layout.size(), new_layout) {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         // SAFETY: `ptr` is valid for `old_layout.size()` bytes, all of which
@@ -89,7 +90,7 @@ unsafe impl Allocator for &FrameArena {
         if ptr.addr().get() & (new_layout.align() - 1) == 0 {
             // When this is not the most recent allocation the tail just stays
             // unused until the frame ends; the pointer stays put either way.
-            let _given_back = self.resize_in_place(ptr, old_layout.size(), new_layout);
+            self.release_tail_if_last(ptr, old_layout.size(), new_layout.size());
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         // SAFETY: `ptr` is valid for `old_layout.size() >= new_layout.size()`
@@ -117,6 +118,8 @@ impl FrameArena {
         // that they fit the new block, which was just allocated above the top
         // and so does not overlap the old one.
         unsafe { new_ptr.copy_from_nonoverlapping(ptr, keep) };
+        // The old block is freed by the move.
+        asan::poison(ptr.as_ptr(), keep);
         Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
     }
 }

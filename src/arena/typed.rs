@@ -9,6 +9,7 @@ use core::alloc::Layout;
 use core::ptr::NonNull;
 
 use super::FrameArena;
+use super::uninit::slice_layout;
 
 // Handing out `&mut T` from `&self` is the point of an arena: each call
 // returns fresh memory that nothing else refers to.
@@ -59,8 +60,14 @@ impl FrameArena {
         self.try_alloc_with(|| value)
     }
 
-    /// Allocates room for a `T`, then calls `f` to fill it, so a large value
-    /// can be built directly in the arena instead of on the stack first.
+    /// Allocates room for a `T`, then calls `f` and moves its value there.
+    ///
+    /// The value is made before it is moved in (on the stack, for a large
+    /// one, unless the optimiser writes it in place, which is not
+    /// guaranteed): for values of many kilobytes, use
+    /// [`alloc_uninit`](Self::alloc_uninit) or
+    /// [`alloc_zeroed`](Self::alloc_zeroed), which never build the value
+    /// outside the arena.
     ///
     /// # Panics
     ///
@@ -251,12 +258,7 @@ impl FrameArena {
     #[inline]
     #[track_caller]
     pub fn alloc_slice_fill_with<T>(&self, len: usize, f: impl FnMut(usize) -> T) -> &mut [T] {
-        let Ok(layout) = Layout::array::<T>(len) else {
-            panic!(
-                "tickarena: a slice of {len} elements of {} bytes does not fit in isize::MAX bytes",
-                size_of::<T>()
-            )
-        };
+        let layout = slice_layout::<T>(len);
         let ptr = self
             .alloc_type_layout(layout)
             .unwrap_or_else(|_| self.out_of_memory(layout));

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::arena::FrameArena;
+use crate::arena::{FrameArena, Placed};
 use crate::segmented::SegmentedList;
 use crate::threads::ThreadArenas;
 
@@ -36,9 +36,10 @@ pub trait Action<W> {
     fn apply(&mut self, world: &mut W);
 }
 
-/// The actions of a frame: boxed in the frame arena, listed in a
+/// The actions of a frame: placed in the frame arena (dropped with the
+/// list, their memory reclaimed with the frame), listed in a
 /// `SegmentedList` whose segments also come from the arena.
-type ActionList<'f, G> = SegmentedList<Box<dyn Action<G> + 'f, &'f FrameArena>, &'f FrameArena>;
+type ActionList<'f, G> = SegmentedList<Placed<'f, dyn Action<G> + 'f>, &'f FrameArena>;
 
 /// The tick being run: hands out the frame arena and collects actions.
 ///
@@ -258,15 +259,15 @@ impl<'f, G> Frame<'f, G> {
     /// ```
     #[track_caller]
     pub fn push(&mut self, action: impl Action<G> + 'f) {
-        let boxed = match Box::try_new_in(action, self.arena) {
-            Ok(boxed) => boxed,
+        let placed = match self.arena.try_place(action) {
+            Ok(placed) => placed,
             Err(_) => panic!(
                 "tickarena: the frame arena cannot hold another action ({} bytes used); \
                  raise FrameArena::builder().reserve(bytes)",
                 self.arena.used()
             ),
         };
-        self.actions.push(boxed);
+        self.actions.push(placed);
     }
 
     /// Actions pushed so far this tick.

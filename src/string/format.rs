@@ -12,7 +12,7 @@ use core::fmt;
 use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
-use super::String;
+use super::{String, refused_layout};
 
 /// First buffer size for a formatted string with arguments: enough for most
 /// labels and log lines. In the arena the excess is given back in place.
@@ -128,14 +128,6 @@ fn capacity_overflow() -> TryReserveError {
     TryReserveErrorKind::CapacityOverflow.into()
 }
 
-fn refused_layout(layout: Layout) -> TryReserveError {
-    TryReserveErrorKind::AllocError {
-        layout,
-        non_exhaustive: (),
-    }
-    .into()
-}
-
 impl<A: Allocator> String<A> {
     /// Formats `args` into a new string in `alloc`: what
     /// [`format_in!`](crate::format_in) expands to.
@@ -188,10 +180,7 @@ impl<A: Allocator> String<A> {
     ) -> Result<String<A>, TryReserveError> {
         if let Some(literal) = args.as_str() {
             // No arguments: one exact copy.
-            let mut string = String::new_in(alloc);
-            string.vec.try_reserve_exact(literal.len())?;
-            string.vec.extend_from_slice(literal.as_bytes());
-            return Ok(string);
+            return String::try_copy_in(literal, alloc);
         }
         let mut buffer = Buffer::with_capacity_in(FIRST_CAPACITY, alloc)?;
         let written = fmt::write(&mut buffer, args);

@@ -1,7 +1,7 @@
 //! All integration tests in one binary (one link instead of one per file),
 //! a module per topic.
 
-#![feature(allocator_api, btreemap_alloc)]
+#![feature(allocator_api, btreemap_alloc, cfg_sanitize)]
 
 #[path = "../models/mod.rs"]
 mod models;
@@ -12,7 +12,9 @@ mod arena_commit_refused;
 mod arena_errors;
 mod arena_frames;
 mod arena_model;
+mod arena_uninit;
 mod arena_windows;
+mod asan_poison;
 mod compile_fail;
 mod frame_loop;
 mod segmented_drops;
