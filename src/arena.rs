@@ -11,6 +11,8 @@ mod allocator;
 mod builder;
 mod bump;
 mod error;
+// Used by the frame loop, which needs `std`.
+#[cfg(feature = "std")]
 mod placed;
 mod stats;
 mod typed;
@@ -29,6 +31,7 @@ use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
+#[cfg(feature = "std")]
 pub(crate) use placed::Placed;
 pub use stats::ArenaStats;
 pub use uninit::Zeroable;

@@ -82,7 +82,8 @@
 //! that reads them through a pointer it kept (no cost in other builds).
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![feature(allocator_api, try_reserve_kind, cfg_sanitize, coerce_unsized, unsize)]
+#![feature(allocator_api, try_reserve_kind, cfg_sanitize)]
+#![cfg_attr(feature = "std", feature(coerce_unsized, unsize))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]

@@ -421,7 +421,8 @@ impl<A: Allocator> String<A> {
     }
 
     /// Grows the buffer, or panics with a message that says what was refused.
-    #[cold]
+    /// Out of line but not `#[cold]`: the first push into an empty string
+    /// comes here, which is ordinary; only the refusal is cold.
     #[inline(never)]
     #[track_caller]
     fn grow_or_panic(&mut self, additional: usize) {

@@ -298,6 +298,7 @@ impl ThreadArenas {
     }
 
     /// Finds or makes this thread's arena for the frame, under the lock.
+    /// `#[cold]`: once per thread per frame, against every other `local()`.
     #[cold]
     #[inline(never)]
     fn claim(&self) -> Result<&FrameArena, ArenaError> {

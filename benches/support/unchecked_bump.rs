@@ -28,6 +28,16 @@ impl UncheckedBump {
         self.top.set(self.buffer.as_ptr().addr());
     }
 
+    /// Moves the top to the new end of `ptr`'s block if it is the last one.
+    #[inline(always)]
+    fn resize_if_last(&self, ptr: NonNull<u8>, old: Layout, new: Layout) -> bool {
+        let last = ptr.addr().get() + old.size() == self.top.get();
+        if last {
+            self.top.set(ptr.addr().get() + new.size());
+        }
+        last
+    }
+
     fn at(&self, addr: usize) -> NonNull<u8> {
         // The buffer's provenance, at an address inside it (the caller's
         // promise to stay within the capacity).
@@ -58,8 +68,7 @@ unsafe impl Allocator for &UncheckedBump {
         old: Layout,
         new: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        if ptr.addr().get() + old.size() == self.top.get() {
-            self.top.set(ptr.addr().get() + new.size());
+        if self.resize_if_last(ptr, old, new) {
             return Ok(NonNull::slice_from_raw_parts(ptr, new.size()));
         }
         let block = self.allocate(new)?;
@@ -76,9 +85,7 @@ unsafe impl Allocator for &UncheckedBump {
         old: Layout,
         new: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        if ptr.addr().get() + old.size() == self.top.get() {
-            self.top.set(ptr.addr().get() + new.size());
-        }
+        self.resize_if_last(ptr, old, new);
         Ok(NonNull::slice_from_raw_parts(ptr, new.size()))
     }
 }

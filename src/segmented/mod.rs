@@ -231,6 +231,8 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     }
 
     /// `push` when the current segment is full: allocate the next one.
+    /// `#[cold]` because it is rare by construction: once per segment, and
+    /// segments double, so `log2(len)` times over a list's life.
     #[cold]
     #[inline(never)]
     #[track_caller]

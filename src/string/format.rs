@@ -47,8 +47,9 @@ impl<A: Allocator> Buffer<A> {
     }
 
     /// Grows the block to hold `additional` more bytes: doubling, so a long
-    /// string takes a logarithmic number of grows.
-    #[cold]
+    /// string takes a logarithmic number of grows. Out of line (most strings
+    /// fit their first block), but not `#[cold]`: strings past 64 bytes are
+    /// ordinary, not errors.
     #[inline(never)]
     fn grow(&mut self, additional: usize) -> Result<(), TryReserveError> {
         let needed = self

@@ -191,3 +191,52 @@ fn a_panic_in_a_tick_still_resets_the_arena() {
         assert_eq!(game.arena().used(), 0);
     }
 }
+
+/// Holds a share of the world's token: counts the live actions.
+struct Holding(std::rc::Rc<()>);
+
+impl Action<Tokens> for Holding {
+    fn apply(&mut self, world: &mut Tokens) {
+        assert!(std::rc::Rc::ptr_eq(&self.0, &world.token));
+        world.applied += 1;
+    }
+}
+
+struct Tokens {
+    token: std::rc::Rc<()>,
+    applied: usize,
+    alive_during_update: usize,
+}
+
+impl Game for Tokens {
+    type Event = ();
+    fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+        frame.push(Holding(std::rc::Rc::clone(&self.token)));
+    }
+    fn update(&mut self, _: &Frame<'_, Self>) {
+        self.alive_during_update = std::rc::Rc::strong_count(&self.token) - 1;
+    }
+}
+
+#[test]
+fn every_action_is_dropped_once_at_the_end_of_its_tick() {
+    let mut game = FrameLoop::new(Tokens {
+        token: std::rc::Rc::new(()),
+        applied: 0,
+        alive_during_update: 0,
+    });
+    for tick in 1..=3 {
+        game.tick([(), (), ()], game.step());
+        let world = game.world();
+        assert_eq!(world.applied, 3 * tick);
+        assert_eq!(
+            world.alive_during_update, 3,
+            "applied actions live to the tick's end"
+        );
+        assert_eq!(
+            std::rc::Rc::strong_count(&world.token),
+            1,
+            "and are dropped then"
+        );
+    }
+}
