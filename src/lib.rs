@@ -43,7 +43,9 @@
 //! # What is in the crate
 //!
 //! * [`FrameArena`]: the bump arena over reserved virtual memory, with
-//!   `alloc*` helpers and the `Allocator` impl.
+//!   `alloc*` helpers and the `Allocator` impl; values too large for the
+//!   stack go in with [`FrameArena::alloc_zeroed`] (for [`Zeroable`] types)
+//!   or [`FrameArena::alloc_uninit`], never built outside the arena.
 //! * [`String`], [`format_in!`], [`try_format_in!`], [`vec_in!`]: text and
 //!   vectors in any allocator, cheap in the arena.
 //! * [`SegmentedList`]: a growable list whose elements never move, for
