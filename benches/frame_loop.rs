@@ -56,15 +56,33 @@ struct Command<S>(S);
 /// An action holding formatted arguments, whatever vector and string types.
 struct Arguments<V>(V);
 
-impl<S: Deref<Target = str>> Action<World> for Command<S> {
-    fn apply(&mut self, world: &mut World) {
+/// What every variant's actions do to the world; the frame loop's
+/// [`Action`] is this plus the frame, which the other variants do not have.
+trait Perform {
+    fn perform(&mut self, world: &mut World);
+}
+
+impl<S: Deref<Target = str>> Perform for Command<S> {
+    fn perform(&mut self, world: &mut World) {
         world.checksum += self.0.len() as u64;
     }
 }
 
-impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Arguments<V> {
-    fn apply(&mut self, world: &mut World) {
+impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Perform for Arguments<V> {
+    fn perform(&mut self, world: &mut World) {
         world.checksum += self.0.iter().map(|s| s.len() as u64).sum::<u64>();
+    }
+}
+
+impl<S: Deref<Target = str>> Action<World> for Command<S> {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
+        self.perform(world);
+    }
+}
+
+impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Arguments<V> {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
+        self.perform(world);
     }
 }
 
@@ -72,7 +90,7 @@ impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Arguments
 
 impl Game for World {
     type Event = u32;
-    fn actions<'f>(&self, i: u32, frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, i: u32, frame: &mut Frame<'f, Self>) {
         let arena = frame.arena();
         if i.is_multiple_of(2) {
             frame.push(Command(format_in!(
@@ -117,7 +135,7 @@ fn frame_loop(c: &mut Criterion) {
     });
     group.bench_function("malloc", |b| {
         let mut world = World::default();
-        let mut actions: Vec<Box<dyn Action<World>>> = Vec::with_capacity(EVENTS as usize);
+        let mut actions: Vec<Box<dyn Perform>> = Vec::with_capacity(EVENTS as usize);
         b.iter(|| {
             for i in 0..EVENTS {
                 if i.is_multiple_of(2) {
@@ -134,7 +152,7 @@ fn frame_loop(c: &mut Criterion) {
             }
             actions
                 .iter_mut()
-                .for_each(|action| action.apply(&mut world));
+                .for_each(|action| action.perform(&mut world));
             actions.clear();
         });
         black_box(world.checksum);
@@ -145,7 +163,7 @@ fn frame_loop(c: &mut Criterion) {
         b.iter(|| {
             {
                 let bump = &bump;
-                let mut actions: Vec<Box<dyn Action<World> + '_, &bumpalo::Bump>, &bumpalo::Bump> =
+                let mut actions: Vec<Box<dyn Perform + '_, &bumpalo::Bump>, &bumpalo::Bump> =
                     Vec::with_capacity_in(EVENTS as usize, bump);
                 for i in 0..EVENTS {
                     if i.is_multiple_of(2) {
@@ -162,7 +180,7 @@ fn frame_loop(c: &mut Criterion) {
                 }
                 actions
                     .iter_mut()
-                    .for_each(|action| action.apply(&mut world));
+                    .for_each(|action| action.perform(&mut world));
             }
             bump.reset();
         });
@@ -201,8 +219,8 @@ struct Run<S, V> {
     arguments: V,
 }
 
-impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Run<S, V> {
-    fn apply(&mut self, world: &mut World) {
+impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Perform for Run<S, V> {
+    fn perform(&mut self, world: &mut World) {
         world.checksum += self.program.len() as u64;
         world.checksum += self.arguments.iter().map(|s| s.len() as u64).sum::<u64>();
     }
@@ -247,7 +265,7 @@ fn fixed<const N: usize>(text: &str) -> FixedBuffer<N> {
 
 /// One frame of the article's loop with every object in allocator `a`.
 fn article_frame<'a, A: Allocator + Copy + 'a>(a: A, counter: &mut u32, world: &mut World) {
-    let mut actions: Vec<Box<dyn Action<World> + 'a, A>, A> = Vec::new_in(a);
+    let mut actions: Vec<Box<dyn Perform + 'a, A>, A> = Vec::new_in(a);
     for _ in 0..EVENTS {
         *counter = counter.wrapping_add(1);
         if counter.is_multiple_of(2) {
@@ -259,7 +277,7 @@ fn article_frame<'a, A: Allocator + Copy + 'a>(a: A, counter: &mut u32, world: &
             actions.push(Box::new_in(Run { program, arguments }, a));
         }
     }
-    actions.iter_mut().for_each(|action| action.apply(world));
+    actions.iter_mut().for_each(|action| action.perform(world));
 }
 
 #[allow(
@@ -282,7 +300,7 @@ fn article_loop(c: &mut Criterion) {
         let mut world = World::default();
         let mut counter = 0u32;
         b.iter(|| {
-            let mut actions: Vec<Box<dyn Action<World>>> = Vec::new();
+            let mut actions: Vec<Box<dyn Perform>> = Vec::new();
             for _ in 0..EVENTS {
                 counter = counter.wrapping_add(1);
                 if counter.is_multiple_of(2) {
@@ -296,7 +314,7 @@ fn article_loop(c: &mut Criterion) {
             }
             actions
                 .iter_mut()
-                .for_each(|action| action.apply(&mut world));
+                .for_each(|action| action.perform(&mut world));
         });
         black_box(world.checksum);
     });
@@ -307,7 +325,7 @@ fn article_loop(c: &mut Criterion) {
         b.iter(|| {
             {
                 let a = &bump;
-                let mut actions: Vec<Box<dyn Action<World> + '_, &bumpalo::Bump>, &bumpalo::Bump> =
+                let mut actions: Vec<Box<dyn Perform + '_, &bumpalo::Bump>, &bumpalo::Bump> =
                     Vec::new_in(a);
                 for _ in 0..EVENTS {
                     counter = counter.wrapping_add(1);
@@ -323,7 +341,7 @@ fn article_loop(c: &mut Criterion) {
                 }
                 actions
                     .iter_mut()
-                    .for_each(|action| action.apply(&mut world));
+                    .for_each(|action| action.perform(&mut world));
             }
             bump.reset();
         });

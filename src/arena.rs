@@ -14,6 +14,7 @@ mod error;
 // Used by the frame loop, which needs `std`.
 #[cfg(feature = "std")]
 mod placed;
+mod refusal;
 mod stats;
 mod typed;
 mod uninit;
@@ -28,6 +29,7 @@ use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
+use refusal::Refusal;
 
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
@@ -101,8 +103,15 @@ pub struct FrameArena {
 
 // SAFETY: the arena owns its region exclusively, and every reference into it
 // borrows the arena, so a value that can be moved to another thread has no
-// allocations still reachable from this one. `Cell` keeps it `!Sync`.
+// allocations still reachable from this one.
 unsafe impl Send for FrameArena {}
+
+/// Two threads must not bump one arena at once (the top is a plain load
+/// and store). Said outright rather than left to the fields, so that a
+/// misuse (`&FrameArena` in a rayon job or a spawned thread) is reported as
+/// one error naming `FrameArena`, not several naming its private parts;
+/// the answer is [`ThreadArenas`](crate::ThreadArenas), one arena per thread.
+impl !Sync for FrameArena {}
 
 impl FrameArena {
     /// Creates an arena with the default settings (see [`FrameArenaBuilder`]).
@@ -405,10 +414,20 @@ impl FrameArena {
     #[inline(never)]
     fn alloc_layout_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
         let limit = self.base() + self.region.reserved();
-        let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout).ok_or(AllocError)?;
-        self.commit_through(new_top)?;
-        self.top.set(new_top);
-        Ok(self.hand_out(start, layout.size()))
+        let committed = bump_up(self.top.get(), limit, layout)
+            .ok_or(AllocError)
+            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped));
+        match committed {
+            Ok(Bumped { start, new_top }) => {
+                self.top.set(new_top);
+                Ok(self.hand_out(start, layout.size()))
+            }
+            Err(refused) => {
+                // For the report if a collection gives up on this (see `refusal`).
+                refusal::remember(self.refusal(layout));
+                Err(refused)
+            }
+        }
     }
 
     /// The pointer to the `size` bytes at `start`, just allocated; under
@@ -469,38 +488,29 @@ impl FrameArena {
         true
     }
 
-    /// Panics with a message that says what ran out and what to configure.
-    #[cold]
-    #[inline(never)]
-    #[track_caller]
-    pub(crate) fn out_of_memory(&self, layout: Layout) -> ! {
+    /// What this arena says when it cannot serve `layout` now.
+    fn refusal(&self, layout: Layout) -> Refusal {
         let ArenaStats {
             used,
             committed,
             reserved,
             ..
         } = self.stats();
-        let (size, align) = (layout.size(), layout.align());
-        if self.region.is_lent() {
-            panic!(
-                "tickarena: frame arena buffer full: asked for {size} bytes (align {align}) with \
-                 {used} of the buffer's {reserved} bytes in use this frame; give \
-                 FrameArena::from_buffer a larger buffer, or allocate less per frame"
-            )
-        } else if size.saturating_add(align - 1) > reserved - used {
-            panic!(
-                "tickarena: frame arena reservation exhausted: asked for {size} bytes \
-                 (align {align}) with {used} of {reserved} reserved bytes in use this frame; \
-                 reserve more address space with FrameArena::builder().reserve(bytes)"
-            )
-        } else {
-            panic!(
-                "tickarena: the OS refused to commit memory for the frame arena: asked for \
-                 {size} bytes (align {align}) with {used} bytes in use, {committed} committed \
-                 of {reserved} reserved; the machine is out of memory (lower \
-                 FrameArena::builder().retain(bytes) on other arenas, or allocate less per frame)"
-            )
+        Refusal {
+            layout,
+            used,
+            committed,
+            reserved,
+            lent: self.region.is_lent(),
         }
+    }
+
+    /// Panics with a message that says what ran out and what to configure.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    pub(crate) fn out_of_memory(&self, layout: Layout) -> ! {
+        panic!("{}", self.refusal(layout))
     }
 }
 

@@ -17,13 +17,13 @@
 //! struct Log(Vec<usize>);
 //! struct Line<'f>(tickarena::String<&'f tickarena::FrameArena>);
 //! impl Action<Log> for Line<'_> {
-//!     fn apply(&mut self, world: &mut Log) {
+//!     fn apply(&mut self, world: &mut Log, _: &mut Frame<'_, Log>) {
 //!         world.0.push(self.0.len());
 //!     }
 //! }
 //! impl Game for Log {
 //!     type Event = &'static str;
-//!     fn actions<'f>(&self, name: &'static str, frame: &mut Frame<'f, Self>) {
+//!     fn actions<'f>(&mut self, name: &'static str, frame: &mut Frame<'f, Self>) {
 //!         frame.push(Line(tickarena::format_in!(frame.arena(), "hello, {name}")));
 //!     }
 //! }
@@ -37,6 +37,7 @@
 
 mod frame;
 mod history;
+mod scratch;
 mod timestep;
 
 use std::time::{Duration, Instant};
@@ -46,63 +47,112 @@ use crate::threads::ThreadArenas;
 
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
+pub use scratch::FromArena;
 pub use timestep::FixedTimestep;
 
 /// Frames kept in the history unless told otherwise.
 const DEFAULT_HISTORY: usize = 240;
 
-/// The persistent state of a game, and how input becomes actions.
+/// The persistent state of a game, and what it does each tick.
+///
+/// A tick ([`FrameLoop::tick`]) runs, with one [`Frame`] for all of it:
+///
+/// 1. [`actions`](Game::actions) for each input event, then the actions
+///    pushed so far are applied;
+/// 2. [`update`](Game::update) once per fixed step (zero or more times,
+///    see [`FrameLoop::tick`]), each step followed by the actions it pushed;
+/// 3. [`end_frame`](Game::end_frame), then the actions it pushed, then the
+///    `present` callback of [`FrameLoop::tick_with`];
+/// 4. the frame's arena is reset.
+///
+/// The world is `&mut` in every phase. Data that must last the whole tick
+/// but not beyond (a visible list built in `update` and drawn in
+/// `end_frame`, a per-frame spatial grid) goes in [`Game::Scratch`]: the
+/// loop makes it in the frame arena at the start of the tick and hands it
+/// to every phase after the events.
 ///
 /// # Example
 ///
 /// ```
 /// use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+/// use tickarena::FrameVec;
 ///
 /// #[derive(Default)]
 /// struct Counter {
 ///     total: i64,
+///     next_id: u32,
+///     drawn: Vec<i64>,
 /// }
 ///
 /// struct Add(i64);
 ///
 /// impl Action<Counter> for Add {
-///     fn apply(&mut self, world: &mut Counter) {
+///     fn apply(&mut self, world: &mut Counter, _: &mut Frame<'_, Counter>) {
 ///         world.total += self.0;
 ///     }
 /// }
 ///
 /// impl Game for Counter {
 ///     type Event = i64;
-///     fn actions<'f>(&self, event: i64, frame: &mut Frame<'f, Self>) {
+///     // Built in the frame's arena in `update`, read in `end_frame`.
+///     type Scratch<'f> = FrameVec<'f, i64>;
+///
+///     fn actions<'f>(&mut self, event: i64, frame: &mut Frame<'f, Self>) {
+///         self.next_id += 1; // the world is `&mut` here too
 ///         frame.push(Add(event));
-///         frame.push(Add(event));
+///     }
+///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, seen: &mut FrameVec<'f, i64>) {
+///         seen.push(self.total);
+///         frame.push(Add(100)); // applied right after this step
+///     }
+///     fn end_frame<'f>(&mut self, _: &mut Frame<'f, Self>, seen: &mut FrameVec<'f, i64>) {
+///         self.drawn.extend_from_slice(seen);
 ///     }
 /// }
 ///
 /// let mut game = FrameLoop::new(Counter::default());
-/// game.tick([1, 2, 3], game.step());
-/// assert_eq!(game.world().total, 12);
+/// game.tick([1, 2, 3], game.step() * 2);
+/// assert_eq!(game.world().drawn, [6, 106]);
+/// assert_eq!((game.world().total, game.world().next_id), (206, 3));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a game the frame loop can run",
+    label = "`FrameLoop` needs `{Self}: Game`",
+    note = "implement `tickarena::frame_loop::Game` for it: `type Event`, and `fn actions<'f>(&mut self, event: Self::Event, frame: &mut Frame<'f, Self>)`"
+)]
 pub trait Game: Sized {
     /// An input event: a key press, a click, a network message.
     type Event;
 
-    /// Turns one event into zero or more actions, pushed onto the frame
-    /// (allocated in its arena). The world is read-only here: it changes
-    /// only through actions, in the order they were pushed.
-    fn actions<'f>(&self, event: Self::Event, frame: &mut Frame<'f, Self>);
+    /// What the tick builds in its arena and keeps from the update steps to
+    /// `end_frame` and `present`: `()` unless you say otherwise, or a
+    /// [`FrameVec`](crate::FrameVec), a tuple, a struct of your own
+    /// implementing [`FromArena`]. Made at the start of every tick, dropped
+    /// at its end: the borrow checker keeps it from outliving the frame.
+    type Scratch<'f>: FromArena<'f>
+        = ()
+    where
+        Self: 'f;
 
-    /// One fixed step of the simulation, after the frame's actions are
-    /// applied; runs as many times per tick as the fixed timestep says.
-    /// Scratch memory for the step comes from `frame.arena()`.
-    fn update(&mut self, frame: &Frame<'_, Self>) {
-        let _ = frame;
+    /// Turns one event into zero or more actions, pushed onto the frame
+    /// (allocated in its arena), applied once every event of the tick is
+    /// mapped.
+    fn actions<'f>(&mut self, event: Self::Event, frame: &mut Frame<'f, Self>);
+
+    /// One fixed step of the simulation, after the events' actions are
+    /// applied; runs as many times per tick as the fixed timestep says
+    /// (possibly zero: see [`FrameLoop::tick`]). Actions it pushes apply
+    /// right after the step; scratch memory comes from `frame.arena()`, and
+    /// what must reach `end_frame` goes in `scratch`.
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, scratch: &mut Self::Scratch<'f>) {
+        let _ = (frame, scratch);
     }
 
-    /// The end of the tick, before the frame is reclaimed: draw, report,
-    /// log (with strings from the arena).
-    fn end_frame(&mut self, frame: &Frame<'_, Self>) {
-        let _ = frame;
+    /// The end of the tick, before it is presented and reclaimed: draw,
+    /// report, log (with strings from the arena). Actions it pushes apply
+    /// right after it.
+    fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, scratch: &mut Self::Scratch<'f>) {
+        let _ = (frame, scratch);
     }
 }
 
@@ -116,7 +166,7 @@ pub trait Game: Sized {
 /// struct Idle;
 /// impl Game for Idle {
 ///     type Event = ();
-///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 /// }
 ///
 /// let mut game = FrameLoop::new(Idle);
@@ -152,7 +202,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let game = FrameLoop::new(Idle);
     /// assert_eq!(game.step(), std::time::Duration::from_secs(1) / 60);
@@ -175,7 +225,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// use std::time::Duration;
     /// let arena = tickarena::FrameArena::builder().reserve(64 << 20).build().unwrap();
@@ -203,7 +253,20 @@ impl<G: Game> FrameLoop<G> {
     /// Runs one tick: maps `events` to actions in a fresh frame, applies
     /// them to the world in order, runs the fixed-timestep update for
     /// `elapsed` wall-clock time, calls [`Game::end_frame`], and reclaims
-    /// the frame. Returns the tick's figures (also kept in the history).
+    /// the frame. Returns the tick's figures (also kept in the history;
+    /// during the tick, [`Frame`] has them so far).
+    ///
+    /// # The clock
+    ///
+    /// `elapsed` is the wall-clock time since the previous tick. It is
+    /// added to what is left over from earlier ticks, and
+    /// [`update`](Game::update) runs once per whole [`step`](Self::step)
+    /// in that sum, at most the timestep's `max_steps` times (time beyond
+    /// is dropped: the game slows down rather than spiral). So a tick may
+    /// run `update` **zero times**: with `Duration::ZERO`, or with a real
+    /// clock on a frame shorter than a step (a 144 Hz display, a 60 Hz
+    /// step); the remainder carries to the next tick. Pass `game.step()`
+    /// for exactly one step per tick (tests, headless runs, replays).
     ///
     /// # Panics
     ///
@@ -219,25 +282,30 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
     /// let record = game.tick([()], game.step() * 2);
     /// assert_eq!((record.tick, record.events, record.steps), (0, 1, 2));
+    /// let record = game.tick([()], std::time::Duration::ZERO);
+    /// assert_eq!(record.steps, 0, "no time passed: no update step");
+    /// let record = game.tick([()], game.step() / 2);
+    /// let record_after = game.tick([()], game.step() / 2);
+    /// assert_eq!((record.steps, record_after.steps), (0, 1), "halves carry over");
     /// ```
     pub fn tick(
         &mut self,
         events: impl IntoIterator<Item = G::Event>,
         elapsed: Duration,
     ) -> FrameRecord {
-        self.tick_with(events, elapsed, |_, _, _| {})
+        self.tick_with(events, elapsed, |_, _, _, _| {})
     }
 
     /// [`tick`](Self::tick), with `present` run last, after
-    /// [`Game::end_frame`], while the frame is still alive: it gets the
-    /// world, the frame (so drawing can use the arena; what it allocates
-    /// counts in the tick's `arena_bytes`) and the history of the frames
-    /// before this one. This is how a window adapter draws a frame without
+    /// [`Game::end_frame`] and its actions, while the frame is still alive:
+    /// it gets the world, the frame (so drawing can use the arena; what it
+    /// allocates counts in the tick's `arena_bytes`), the tick's
+    /// [`Game::Scratch`] and the history of the frames before this one. This is how a window adapter draws a frame without
     /// the world owning the window.
     ///
     /// # Example
@@ -247,11 +315,11 @@ impl<G: Game> FrameLoop<G> {
     /// struct Score(u32);
     /// impl Game for Score {
     ///     type Event = u32;
-    ///     fn actions<'f>(&self, _: u32, _: &mut Frame<'f, Self>) {}
+    ///     fn actions<'f>(&mut self, _: u32, _: &mut Frame<'f, Self>) {}
     /// }
     /// let mut game = FrameLoop::new(Score(3));
     /// let mut screen = std::string::String::new();
-    /// let record = game.tick_with([], game.step(), |world, frame, _history| {
+    /// let record = game.tick_with([], game.step(), |world, frame, _scratch, _history| {
     ///     let text = tickarena::format_in!(frame.arena(), "score {}", world.0);
     ///     screen.push_str(&text);
     /// });
@@ -263,7 +331,7 @@ impl<G: Game> FrameLoop<G> {
         &mut self,
         events: impl IntoIterator<Item = G::Event>,
         elapsed: Duration,
-        present: impl FnOnce(&G, &Frame<'_, G>, &FrameHistory),
+        present: impl for<'f> FnOnce(&G, &Frame<'f, G>, &G::Scratch<'f>, &FrameHistory),
     ) -> FrameRecord {
         let started = Instant::now();
         let steps = self.timestep.advance(elapsed);
@@ -281,23 +349,27 @@ impl<G: Game> FrameLoop<G> {
                 self.tick,
                 self.timestep.step(),
                 self.time,
+                steps,
             );
-            let mut events_seen = 0;
+            let world = &mut self.world;
             for event in events {
-                self.world.actions(event, &mut frame);
-                events_seen += 1;
+                world.actions(event, &mut frame);
+                frame.count_event();
             }
-            let actions = frame.apply_actions(&mut self.world);
+            frame.apply_pending(world);
+            let mut scratch = G::Scratch::from_arena(arenas.arena);
             for _ in 0..steps {
-                self.world.update(&frame);
-                frame.advance(self.timestep.step());
+                world.update(&mut frame, &mut scratch);
+                frame.apply_pending(world);
+                frame.finish_step();
             }
-            self.world.end_frame(&frame);
-            present(&self.world, &frame, &self.history);
+            world.end_frame(&mut frame, &mut scratch);
+            frame.apply_pending(world);
+            present(world, &frame, &scratch, &self.history);
             self.time = frame.time();
             let arena_bytes = arenas.arena.peak() + arenas.threads.peak();
-            (events_seen, actions, arena_bytes)
-            // The frame, its actions and everything they hold drop here...
+            (frame.events(), frame.actions_applied(), arena_bytes)
+            // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
         // nothing from the frame is still reachable.
@@ -324,7 +396,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Score(u32);
     /// # impl Game for Score {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let game = FrameLoop::new(Score(7));
     /// assert_eq!(game.world().0, 7);
@@ -342,7 +414,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Score(u32);
     /// # impl Game for Score {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Score(7));
     /// game.world_mut().0 = 9;
@@ -361,7 +433,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
     /// game.tick([], game.step());
@@ -381,7 +453,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
     /// game.tick([], game.step());
@@ -402,7 +474,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// use tickarena::{FrameArena, ThreadArenas};
     /// let workers = ThreadArenas::with_builder(FrameArena::builder().reserve(256 << 20));
@@ -423,7 +495,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
     /// game.tick([], game.step());
@@ -442,7 +514,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// assert!(FrameLoop::new(Idle).step() > std::time::Duration::ZERO);
     /// ```
@@ -459,7 +531,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
     /// game.tick([], game.step());
@@ -478,7 +550,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Score(u32);
     /// # impl Game for Score {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// assert_eq!(FrameLoop::new(Score(3)).into_world().0, 3);
     /// ```

@@ -84,8 +84,11 @@
 //! that reads them through a pointer it kept (no cost in other builds).
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![feature(allocator_api, try_reserve_kind, cfg_sanitize)]
-#![cfg_attr(feature = "std", feature(coerce_unsized, unsize))]
+#![feature(allocator_api, try_reserve_kind, cfg_sanitize, negative_impls)]
+#![cfg_attr(
+    feature = "std",
+    feature(coerce_unsized, unsize, associated_type_defaults, alloc_error_hook)
+)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -96,6 +99,9 @@ mod arena;
 mod asan;
 #[cfg(feature = "std")]
 pub mod frame_loop;
+mod frame_types;
+#[cfg(feature = "std")]
+pub mod guide;
 mod published;
 mod region;
 mod segmented;
@@ -107,6 +113,9 @@ mod vec_in;
 pub mod winit;
 
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable};
+#[cfg(feature = "std")]
+pub use frame_types::FrameHashMap;
+pub use frame_types::{FrameBox, FrameString, FrameVec};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
 #[cfg(feature = "std")]

@@ -23,12 +23,12 @@
 //! struct Idle;
 //! impl Game for Idle {
 //!     type Event = ();
-//!     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+//!     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 //! }
 //! struct Blank;
 //! impl View<Idle> for Blank {
 //!     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-//!     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+//!     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
 //! }
 //!
 //! let done = WindowLoop::new(FrameLoop::new(Idle), Blank)
@@ -77,12 +77,12 @@ use session::{Schedule, Session};
 /// # struct Idle;
 /// # impl Game for Idle {
 /// #     type Event = ();
-/// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+/// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 /// # }
 /// # struct Blank;
 /// # impl View<Idle> for Blank {
 /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-/// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+/// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
 /// # }
 /// let event_loop = winit::event_loop::EventLoop::new()?;
 /// let mut window_loop = WindowLoop::new(FrameLoop::new(Idle), Blank).with_max_frames(10);
@@ -113,12 +113,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// let window_loop = WindowLoop::new(FrameLoop::new(Idle), Blank);
     /// assert_eq!(window_loop.game().ticks(), 0); // no window until it runs
@@ -143,12 +143,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// let window_loop = WindowLoop::new(FrameLoop::new(Idle), Blank).with_pacing(Pacing::Unlimited);
     /// assert_eq!(window_loop.pacing(), Pacing::Unlimited);
@@ -170,12 +170,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// let window_loop = WindowLoop::new(FrameLoop::new(Idle), Blank).with_max_frames(120);
     /// # drop(window_loop);
@@ -196,12 +196,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// assert_eq!(WindowLoop::new(FrameLoop::new(Idle), Blank).pacing(), Pacing::Display);
     /// ```
@@ -227,12 +227,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// match WindowLoop::new(FrameLoop::new(Idle), Blank).run() {
     ///     Ok(done) => println!("{} frames", done.game().ticks()),
@@ -259,12 +259,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// let window_loop = WindowLoop::new(FrameLoop::new(Idle), Blank);
     /// assert!(window_loop.game().history().is_empty());
@@ -284,12 +284,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// struct Named(&'static str);
     /// impl View<Idle> for Named {
     ///     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    ///     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    ///     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// assert_eq!(WindowLoop::new(FrameLoop::new(Idle), Named("hud")).view().0, "hud");
     /// ```
@@ -308,12 +308,12 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
-    /// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
     /// # impl View<Idle> for Blank {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
-    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
     /// # }
     /// let (game, Blank) = WindowLoop::new(FrameLoop::new(Idle), Blank).into_parts();
     /// assert_eq!(game.ticks(), 0);

@@ -17,6 +17,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+
+#[allow(
+    dead_code,
+    reason = "shared with the example, which reads other fields"
+)]
+#[path = "../examples/support/first_game.rs"]
+mod first_game;
 use tickarena::{FrameArena, SegmentedList, format_in};
 
 /// Counts allocations made by enrolled threads.
@@ -86,7 +93,7 @@ enum Event {
 struct Spawn(f32);
 
 impl Action<World> for Spawn {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         if world.entities.len() < 500 {
             world.entities.push([self.0; 4]);
         } else {
@@ -101,7 +108,7 @@ struct Run<'f> {
 }
 
 impl Action<World> for Run<'_> {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         world.checksum +=
             self.command.len() as u64 + self.arguments.iter().map(|a| a.len() as u64).sum::<u64>();
     }
@@ -110,7 +117,7 @@ impl Action<World> for Run<'_> {
 impl Game for World {
     type Event = Event;
 
-    fn actions<'f>(&self, event: Event, frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, event: Event, frame: &mut Frame<'f, Self>) {
         match event {
             Event::Spawn(x) => frame.push(Spawn(x)),
             Event::Command(n) => {
@@ -125,7 +132,7 @@ impl Game for World {
         }
     }
 
-    fn update(&mut self, frame: &Frame<'_, Self>) {
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
         let mut visible = Vec::new_in(frame.arena());
         visible.extend(self.entities.iter().filter(|e| e[0] > 0.5).map(|e| e[1]));
         self.checksum += visible.len() as u64;
@@ -185,9 +192,9 @@ impl Field {
 
 impl Game for Field {
     type Event = ();
-    fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 
-    fn update(&mut self, frame: &Frame<'_, Self>) {
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
         use rayon::prelude::*;
         let threads = frame.threads();
         // Frozen into a slice: an arena `Vec` cannot be shared with workers.
@@ -322,4 +329,49 @@ fn scoped_workers_allocate_only_what_spawning_them_does() {
         game.threads().len() <= 2,
         "new threads took over the arenas"
     );
+}
+
+/// The newcomer's game (`examples/first_game.rs`): actions from events,
+/// from `update` and from other actions, a per-frame hash map, a visible
+/// list handed from `update` to `end_frame`, text; no heap allocation in a
+/// steady tick.
+#[test]
+fn the_first_game_makes_no_heap_allocation_in_steady_ticks() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    enroll_this_thread();
+    let mut game = FrameLoop::new(first_game::Arena2d::default());
+    let step = game.step();
+    // Warm-up: the entity list reaches its working size, the arena its pages.
+    for tick in 0..300 {
+        game.tick(first_game::script(tick, 200), step);
+    }
+    let before = allocations();
+    let (mut actions, mut arena_bytes) = (0, 0);
+    for tick in 300..600 {
+        let record = game.tick(first_game::script(tick, 200), step);
+        actions += record.actions;
+        arena_bytes = arena_bytes.max(record.arena_bytes);
+    }
+    let during = allocations() - before;
+    assert_eq!(
+        during, 0,
+        "the first game allocated {during} times in 300 steady ticks"
+    );
+    // And it did its work: every path of the data flow ran.
+    let world = game.world();
+    assert!(actions > 300 * 200 / 2, "{actions} actions");
+    assert!(world.collisions > 0, "update pushed collision damage");
+    assert!(
+        world.despawned > 0,
+        "actions pushed their follow-up despawns"
+    );
+    assert!(
+        world.visible_last_tick > 0,
+        "the visible list reached end_frame"
+    );
+    assert!(
+        world.drawn_bytes > 0 && world.said_bytes > 0,
+        "text was made"
+    );
+    assert!(arena_bytes > 0);
 }

@@ -15,10 +15,7 @@
 use glam::Vec2;
 use rayon::prelude::*;
 use tickarena::frame_loop::{Action, Frame, Game};
-use tickarena::{FrameArena, SegmentedList, ThreadArenas, format_in};
-
-/// Arena-backed string: lives for one frame.
-type FrameString<'f> = tickarena::String<&'f FrameArena>;
+use tickarena::{FrameString, FrameVec, SegmentedList, ThreadArenas, format_in};
 
 /// Entities and the player stay within this distance of the origin.
 pub const BOUNDS: f32 = 500.0;
@@ -159,17 +156,17 @@ pub enum Event {
 struct MovePlayer(Vec2);
 
 impl Action<World> for MovePlayer {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         world.player += self.0;
     }
 }
 
 struct SpawnAt<'f> {
-    positions: Vec<Vec2, &'f FrameArena>,
+    positions: FrameVec<'f, Vec2>,
 }
 
 impl Action<World> for SpawnAt<'_> {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         let first = world.entities.len() as u32;
         for (i, &position) in self.positions.iter().enumerate() {
             let n = first.wrapping_add(i as u32);
@@ -188,7 +185,7 @@ impl Action<World> for SpawnAt<'_> {
 struct Steer(Vec2);
 
 impl Action<World> for Steer {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         world.steering = self.0.normalize_or_zero();
     }
 }
@@ -196,7 +193,7 @@ impl Action<World> for Steer {
 struct DespawnNear(Vec2);
 
 impl Action<World> for DespawnNear {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         let before = world.entities.len();
         let target = self.0;
         world
@@ -209,7 +206,7 @@ impl Action<World> for DespawnNear {
 struct LogLine<'f>(FrameString<'f>);
 
 impl Action<World> for LogLine<'_> {
-    fn apply(&mut self, world: &mut World) {
+    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
         world.log_lines += 1;
         world.log_bytes += self.0.len() as u64;
     }
@@ -218,7 +215,7 @@ impl Action<World> for LogLine<'_> {
 impl Game for World {
     type Event = Event;
 
-    fn actions<'f>(&self, event: Event, frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, event: Event, frame: &mut Frame<'f, Self>) {
         let arena = frame.arena();
         match event {
             Event::Key(key) => {
@@ -276,7 +273,7 @@ impl Game for World {
         }
     }
 
-    fn update(&mut self, frame: &Frame<'_, Self>) {
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
         let dt = frame.step().as_secs_f32();
         self.player = (self.player + self.steering * PLAYER_SPEED * dt)
             .clamp(Vec2::splat(-BOUNDS), Vec2::splat(BOUNDS));

@@ -227,7 +227,7 @@ impl View<World> for Screen {
         self.events_this_tick = input.queued();
     }
 
-    fn draw(&mut self, world: &World, frame: &Frame<'_, World>, context: &DrawContext<'_>) {
+    fn draw(&mut self, world: &World, frame: &Frame<'_, World>, _: &(), context: &DrawContext<'_>) {
         let now = Instant::now();
         if let Some(last) = self.last_draw.replace(now) {
             let instant_fps = 1.0 / now.duration_since(last).as_secs_f64().max(1e-6);

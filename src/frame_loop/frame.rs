@@ -1,39 +1,70 @@
 //! [`Frame`]: what the code of one tick gets: the arena, the tick number,
-//! the step length, the simulated time, and the tick's list of actions.
+//! the step length, the simulated time, the tick's figures so far, and its
+//! queue of actions.
 
+use std::mem;
 use std::time::Duration;
 
 use crate::arena::{FrameArena, Placed};
 use crate::segmented::SegmentedList;
 use crate::threads::ThreadArenas;
 
-/// Something that changes the world, made from an input event and applied
-/// once, in order, later in the same tick. Allocated in the frame arena, so
-/// it may hold `format_in!` strings and arena vectors that live as long as
-/// the frame.
+/// Something that changes the world, pushed with [`Frame::push`] and
+/// applied once, in order, later in the same tick (see [`Frame::push`] for
+/// when). Allocated in the frame arena, so it may hold `format_in!` strings
+/// and arena vectors that live as long as the frame.
+///
+/// `apply` gets the world and the frame: it can allocate in
+/// `frame.arena()` and push follow-up actions, which apply right after the
+/// batch it belongs to.
 ///
 /// # Example
 ///
 /// ```
-/// use tickarena::frame_loop::Action;
+/// use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+/// use tickarena::{format_in, FrameString};
 ///
-/// struct Rename<'f>(tickarena::String<&'f tickarena::FrameArena>);
+/// struct Named(std::string::String);
 ///
-/// impl Action<std::string::String> for Rename<'_> {
-///     fn apply(&mut self, world: &mut std::string::String) {
-///         world.clear();
-///         world.push_str(&self.0);
+/// struct Rename<'f>(FrameString<'f>);
+/// impl Action<Named> for Rename<'_> {
+///     fn apply(&mut self, world: &mut Named, frame: &mut Frame<'_, Named>) {
+///         world.0.clear();
+///         world.0.push_str(&self.0);
+///         // An action may allocate in the frame and push another action.
+///         let note = format_in!(frame.arena(), " (renamed in tick {})", frame.tick());
+///         frame.push(Append(note));
 ///     }
 /// }
 ///
-/// let arena = tickarena::FrameArena::new();
-/// let mut world = std::string::String::new();
-/// Rename(tickarena::format_in!(&arena, "player {}", 2)).apply(&mut world);
-/// assert_eq!(world, "player 2");
+/// struct Append<'f>(FrameString<'f>);
+/// impl Action<Named> for Append<'_> {
+///     fn apply(&mut self, world: &mut Named, _: &mut Frame<'_, Named>) {
+///         world.0.push_str(&self.0);
+///     }
+/// }
+///
+/// impl Game for Named {
+///     type Event = u32;
+///     fn actions<'f>(&mut self, player: u32, frame: &mut Frame<'f, Self>) {
+///         frame.push(Rename(format_in!(frame.arena(), "player {player}")));
+///     }
+/// }
+///
+/// let mut game = FrameLoop::new(Named(std::string::String::new()));
+/// let record = game.tick([2], game.step());
+/// assert_eq!(game.world().0, "player 2 (renamed in tick 0)");
+/// assert_eq!(record.actions, 2);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an action on the world `{W}`",
+    label = "`Frame::push` takes an `Action<{W}>`",
+    note = "implement it: `impl Action<{W}> for {Self} {{ fn apply(&mut self, world: &mut {W}, frame: &mut Frame<'_, {W}>) {{ .. }} }}`; \
+            an action holding arena data is generic over the frame: `impl Action<{W}> for MyAction<'_>`"
+)]
 pub trait Action<W> {
-    /// Applies the action to the world.
-    fn apply(&mut self, world: &mut W);
+    /// Applies the action to the world; `frame` is the tick it runs in.
+    fn apply(&mut self, world: &mut W, frame: &mut Frame<'_, W>);
 }
 
 /// The actions of a frame: placed in the frame arena (dropped with the
@@ -56,14 +87,14 @@ type ActionList<'f, G> = SegmentedList<Placed<'f, dyn Action<G> + 'f>, &'f Frame
 /// struct Journal(Vec<std::string::String>);
 /// struct Log<'f>(tickarena::String<&'f tickarena::FrameArena>);
 /// impl Action<Journal> for Log<'_> {
-///     fn apply(&mut self, world: &mut Journal) {
+///     fn apply(&mut self, world: &mut Journal, _: &mut Frame<'_, Journal>) {
 ///         world.0.push(self.0.as_str().to_owned()); // a copy may outlive the frame
 ///     }
 /// }
 ///
 /// impl Game for Journal {
 ///     type Event = u32;
-///     fn actions<'f>(&self, key: u32, frame: &mut Frame<'f, Self>) {
+///     fn actions<'f>(&mut self, key: u32, frame: &mut Frame<'f, Self>) {
 ///         let line = format_in!(frame.arena(), "tick {}: key {key}", frame.tick());
 ///         frame.push(Log(line));
 ///     }
@@ -79,8 +110,23 @@ pub struct Frame<'f, G> {
     tick: u64,
     step: Duration,
     time: Duration,
-    actions: ActionList<'f, G>,
+    /// Events mapped so far.
+    events: usize,
+    /// Fixed steps this tick, and how many have run.
+    steps: u32,
+    steps_run: u32,
+    /// Actions applied so far.
+    applied: usize,
+    /// Actions pushed and not applied yet.
+    pending: ActionList<'f, G>,
 }
+
+/// A frame belongs to the thread running the tick: its action queue holds
+/// actions that need not be `Send`. Said outright so that sharing it with a
+/// worker is one error naming `Frame`; workers allocate in
+/// [`Frame::threads`] instead.
+impl<G> !Sync for Frame<'_, G> {}
+impl<G> !Send for Frame<'_, G> {}
 
 impl<'f, G> Frame<'f, G> {
     pub(super) fn new(
@@ -89,6 +135,7 @@ impl<'f, G> Frame<'f, G> {
         tick: u64,
         step: Duration,
         time: Duration,
+        steps: u32,
     ) -> Self {
         Frame {
             arena,
@@ -96,7 +143,11 @@ impl<'f, G> Frame<'f, G> {
             tick,
             step,
             time,
-            actions: SegmentedList::new_in(arena),
+            events: 0,
+            steps,
+            steps_run: 0,
+            applied: 0,
+            pending: SegmentedList::new_in(arena),
         }
     }
 
@@ -109,7 +160,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Scratch;
     /// impl Game for Scratch {
     ///     type Event = u8;
-    ///     fn actions<'f>(&self, n: u8, frame: &mut Frame<'f, Self>) {
+    ///     fn actions<'f>(&mut self, n: u8, frame: &mut Frame<'f, Self>) {
     ///         let squares = frame.arena().alloc_slice_fill_with(n as usize, |i| i * i);
     ///         assert_eq!(squares.len(), n as usize);
     ///     }
@@ -134,8 +185,8 @@ impl<'f, G> Frame<'f, G> {
     /// struct Field(Vec<u64>);
     /// impl Game for Field {
     ///     type Event = ();
-    ///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
-    ///     fn update(&mut self, frame: &Frame<'_, Self>) {
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         let threads = frame.threads();
     ///         // Each worker builds its half in its own arena and hands back a slice.
     ///         let halves: Vec<&[u64]> = std::thread::scope(|scope| {
@@ -169,8 +220,8 @@ impl<'f, G> Frame<'f, G> {
     /// struct Ticks(Vec<u64>);
     /// impl Game for Ticks {
     ///     type Event = ();
-    ///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
-    ///     fn end_frame(&mut self, frame: &Frame<'_, Self>) {
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0.push(frame.tick());
     ///     }
     /// }
@@ -192,8 +243,8 @@ impl<'f, G> Frame<'f, G> {
     /// struct Falling(f32);
     /// impl Game for Falling {
     ///     type Event = ();
-    ///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
-    ///     fn update(&mut self, frame: &Frame<'_, Self>) {
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0 -= 9.8 * frame.step().as_secs_f32();
     ///     }
     /// }
@@ -216,8 +267,8 @@ impl<'f, G> Frame<'f, G> {
     /// struct Clock(Duration);
     /// impl Game for Clock {
     ///     type Event = ();
-    ///     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
-    ///     fn end_frame(&mut self, frame: &Frame<'_, Self>) {
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0 = frame.time();
     ///     }
     /// }
@@ -229,8 +280,89 @@ impl<'f, G> Frame<'f, G> {
         self.time
     }
 
-    /// Adds an action, allocated in the frame arena, to be applied to the
-    /// world after every event of the tick has been mapped.
+    /// Input events mapped to actions so far this tick: during
+    /// [`Game::actions`](super::Game::actions), the events before this one;
+    /// afterwards, all of the tick's events.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// struct Seen(Vec<usize>);
+    /// impl Game for Seen {
+    ///     type Event = ();
+    ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+    ///         self.0.push(frame.events());
+    ///     }
+    ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         self.0.push(frame.events());
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Seen(Vec::new()));
+    /// game.tick([(), (), ()], game.step());
+    /// assert_eq!(game.world().0, [0, 1, 2, 3]);
+    /// ```
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The fixed update steps this tick runs, decided at its start from
+    /// the elapsed time (see [`FrameLoop::tick`](super::FrameLoop::tick)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// struct Steps(Vec<(u32, u32)>);
+    /// impl Game for Steps {
+    ///     type Event = ();
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         self.0.push((frame.steps_run(), frame.steps()));
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Steps(Vec::new()));
+    /// game.tick([], game.step() * 3);
+    /// assert_eq!(game.world().0, [(0, 3), (1, 3), (2, 3)]);
+    /// ```
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    /// The fixed update steps of this tick that have finished.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// struct Done(u32);
+    /// impl Game for Done {
+    ///     type Event = ();
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         self.0 = frame.steps_run();
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Done(0));
+    /// game.tick([], game.step() * 2);
+    /// assert_eq!(game.world().0, 2);
+    /// ```
+    pub fn steps_run(&self) -> u32 {
+        self.steps_run
+    }
+
+    /// Adds an action, allocated in the frame arena. It is applied to the
+    /// world at the end of the phase that pushed it, in push order:
+    ///
+    /// * from [`Game::actions`](super::Game::actions): after every event of
+    ///   the tick has been mapped, before the first update step;
+    /// * from [`Game::update`](super::Game::update): right after that step,
+    ///   so the next step sees its effect;
+    /// * from [`Game::end_frame`](super::Game::end_frame): right after it,
+    ///   before the frame is presented;
+    /// * from [`Action::apply`]: right after the batch it belongs to.
+    ///
+    /// An action is dropped once its batch has been applied.
     ///
     /// # Panics
     ///
@@ -243,19 +375,22 @@ impl<'f, G> Frame<'f, G> {
     /// struct Doubles(u32);
     /// struct Double;
     /// impl Action<Doubles> for Double {
-    ///     fn apply(&mut self, world: &mut Doubles) {
+    ///     fn apply(&mut self, world: &mut Doubles, _: &mut Frame<'_, Doubles>) {
     ///         world.0 *= 2;
     ///     }
     /// }
     /// impl Game for Doubles {
     ///     type Event = ();
-    ///     fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+    ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
     ///         frame.push(Double);
+    ///     }
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         frame.push(Double); // applies after this step
     ///     }
     /// }
     /// let mut game = FrameLoop::new(Doubles(1));
-    /// assert_eq!(game.tick([(), (), ()], game.step()).actions, 3);
-    /// assert_eq!(game.world().0, 8);
+    /// assert_eq!(game.tick([(), (), ()], game.step()).actions, 4);
+    /// assert_eq!(game.world().0, 16);
     /// ```
     #[track_caller]
     pub fn push(&mut self, action: impl Action<G> + 'f) {
@@ -267,10 +402,10 @@ impl<'f, G> Frame<'f, G> {
                 self.arena.used()
             ),
         };
-        self.actions.push(placed);
+        self.pending.push(placed);
     }
 
-    /// Actions pushed so far this tick.
+    /// Actions pushed and not applied yet: 0 once their phase is over.
     ///
     /// # Example
     ///
@@ -278,33 +413,80 @@ impl<'f, G> Frame<'f, G> {
     /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
     /// struct Nop;
     /// impl Action<Counted> for Nop {
-    ///     fn apply(&mut self, _: &mut Counted) {}
+    ///     fn apply(&mut self, _: &mut Counted, _: &mut Frame<'_, Counted>) {}
     /// }
-    /// struct Counted(usize);
+    /// #[derive(Default)]
+    /// struct Counted { pending: Vec<usize>, applied: usize }
     /// impl Game for Counted {
     ///     type Event = ();
-    ///     fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+    ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
     ///         frame.push(Nop);
-    ///         assert!(frame.pending_actions() >= 1);
+    ///         self.pending.push(frame.pending_actions());
+    ///     }
+    ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         self.pending.push(frame.pending_actions());
+    ///         self.applied = frame.actions_applied();
     ///     }
     /// }
-    /// let mut game = FrameLoop::new(Counted(0));
-    /// game.tick([()], game.step());
+    /// let mut game = FrameLoop::new(Counted::default());
+    /// game.tick([(), ()], game.step());
+    /// assert_eq!(game.world().pending, [1, 2, 0]);
+    /// assert_eq!(game.world().applied, 2);
     /// ```
     pub fn pending_actions(&self) -> usize {
-        self.actions.len()
+        self.pending.len()
     }
 
-    /// Applies the actions in order and returns how many there were.
-    pub(super) fn apply_actions(&mut self, world: &mut G) -> usize {
-        self.actions
-            .iter_mut()
-            .for_each(|action| action.apply(world));
-        self.actions.len()
+    /// Actions applied so far this tick.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// struct Nop;
+    /// impl Action<Applied> for Nop {
+    ///     fn apply(&mut self, _: &mut Applied, _: &mut Frame<'_, Applied>) {}
+    /// }
+    /// struct Applied(usize);
+    /// impl Game for Applied {
+    ///     type Event = ();
+    ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+    ///         frame.push(Nop);
+    ///     }
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         self.0 = frame.actions_applied();
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Applied(0));
+    /// game.tick([(), ()], game.step());
+    /// assert_eq!(game.world().0, 2, "the events' actions apply before the first step");
+    /// ```
+    pub fn actions_applied(&self) -> usize {
+        self.applied
     }
 
-    /// Moves simulated time on by one step.
-    pub(super) fn advance(&mut self, step: Duration) {
-        self.time += step;
+    /// Applies the pending actions in order, and then the actions they
+    /// pushed, until none is left; each batch is dropped once applied.
+    pub(super) fn apply_pending(&mut self, world: &mut G) {
+        while !self.pending.is_empty() {
+            // Take the batch out, so that an action may push onto the frame
+            // while the batch is being applied.
+            let mut batch = mem::replace(&mut self.pending, SegmentedList::new_in(self.arena));
+            for action in batch.iter_mut() {
+                action.apply(world, self);
+                self.applied += 1;
+            }
+        }
+    }
+
+    /// Counts one mapped event.
+    pub(super) fn count_event(&mut self) {
+        self.events += 1;
+    }
+
+    /// Moves simulated time on by one finished step.
+    pub(super) fn finish_step(&mut self) {
+        self.time += self.step;
+        self.steps_run += 1;
     }
 }

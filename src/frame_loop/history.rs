@@ -12,7 +12,7 @@ use std::time::Duration;
 /// # struct Idle;
 /// # impl Game for Idle {
 /// #     type Event = ();
-/// #     fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+/// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 /// # }
 /// let mut game = FrameLoop::new(Idle);
 /// let record = game.tick([(), ()], game.step());

@@ -169,15 +169,18 @@ impl<G: Game, V: View<G>> Session<G, V> {
         );
         self.view.poll(&mut input);
         let (view, state) = (&mut self.view, &self.state);
-        self.game
-            .tick_with(self.queue.drain(..), elapsed, |world, frame, history| {
+        self.game.tick_with(
+            self.queue.drain(..),
+            elapsed,
+            |world, frame, scratch, history| {
                 if !draw {
                     return;
                 }
                 if let Some(context) = DrawContext::new(state, history) {
-                    view.draw(world, frame, &context);
+                    view.draw(world, frame, scratch, &context);
                 }
-            });
+            },
+        );
         if self.max_frames.is_some_and(|max| self.game.ticks() >= max) {
             self.exit = true;
         }
@@ -210,7 +213,7 @@ mod tests {
     struct Record(Click);
 
     impl Action<Recorder> for Record {
-        fn apply(&mut self, world: &mut Recorder) {
+        fn apply(&mut self, world: &mut Recorder, _: &mut Frame<'_, Recorder>) {
             world.ticks.last_mut().unwrap().push(self.0);
         }
     }
@@ -218,11 +221,11 @@ mod tests {
     impl Game for Recorder {
         type Event = Click;
 
-        fn actions<'f>(&self, event: Click, frame: &mut Frame<'f, Self>) {
+        fn actions<'f>(&mut self, event: Click, frame: &mut Frame<'f, Self>) {
             frame.push(Record(event));
         }
 
-        fn update(&mut self, _: &Frame<'_, Self>) {
+        fn update<'f>(&mut self, _: &mut Frame<'f, Self>, _: &mut ()) {
             self.steps += 1;
         }
     }
@@ -258,7 +261,13 @@ mod tests {
             self.polls += 1;
         }
 
-        fn draw(&mut self, _: &Recorder, frame: &Frame<'_, Recorder>, context: &DrawContext<'_>) {
+        fn draw(
+            &mut self,
+            _: &Recorder,
+            frame: &Frame<'_, Recorder>,
+            _: &(),
+            context: &DrawContext<'_>,
+        ) {
             // Drawing may use the frame arena.
             let label = crate::format_in!(frame.arena(), "tick {}", frame.tick());
             self.draws.push((

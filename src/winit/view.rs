@@ -29,13 +29,13 @@ use crate::frame_loop::{Frame, FrameHistory, Game};
 /// struct Clicks(u32);
 /// struct Click;
 /// impl Action<Clicks> for Click {
-///     fn apply(&mut self, world: &mut Clicks) {
+///     fn apply(&mut self, world: &mut Clicks, _: &mut Frame<'_, Clicks>) {
 ///         world.0 += 1;
 ///     }
 /// }
 /// impl Game for Clicks {
 ///     type Event = ();
-///     fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
 ///         frame.push(Click);
 ///     }
 /// }
@@ -51,7 +51,7 @@ use crate::frame_loop::{Frame, FrameHistory, Game};
 ///             input.push(());
 ///         }
 ///     }
-///     fn draw(&mut self, world: &Clicks, frame: &Frame<'_, Clicks>, _: &DrawContext<'_>) {
+///     fn draw(&mut self, world: &Clicks, frame: &Frame<'_, Clicks>, _: &(), _: &DrawContext<'_>) {
 ///         let title = tickarena::format_in!(frame.arena(), "{} clicks", world.0);
 ///         if let Some(window) = &self.0 {
 ///             window.set_title(&title);
@@ -76,16 +76,16 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Plain;
     /// impl View<Sum> for Plain {
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
-    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// assert_eq!(Plain.window_attributes().title, "tickarena");
     /// ```
@@ -110,11 +110,11 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// use std::sync::Arc;
     /// use winit::window::Window;
@@ -126,7 +126,7 @@ pub trait View<G: Game> {
     ///         self.0 = Some(window.clone());
     ///     }
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
-    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// assert!(Screen::default().0.is_none(), "no window before the first resume");
     /// ```
@@ -146,11 +146,11 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Screen(Option<Vec<u32>>); // stands for a drawing surface
     /// impl View<Sum> for Screen {
@@ -158,7 +158,7 @@ pub trait View<G: Game> {
     ///         self.0 = None;
     ///     }
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
-    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// let mut screen = Screen(Some(vec![0; 64]));
     /// screen.suspended();
@@ -182,11 +182,11 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// use winit::event::{DeviceId, ElementState, MouseButton};
     ///
@@ -197,7 +197,7 @@ pub trait View<G: Game> {
     ///             input.push(1);
     ///         }
     ///     }
-    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// let (mut queue, mut exit, state) = (Vec::new(), false, WindowState::default());
     /// let press = WindowEvent::MouseInput {
@@ -222,11 +222,11 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// use winit::event::{DeviceEvent, DeviceId};
     ///
@@ -238,7 +238,7 @@ pub trait View<G: Game> {
     ///         }
     ///     }
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
-    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// let (mut queue, mut exit, state) = (Vec::new(), false, WindowState::default());
     /// let motion = DeviceEvent::MouseMotion { delta: (-3.0, 1.0) };
@@ -267,11 +267,11 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Autopilot;
     /// impl View<Sum> for Autopilot {
@@ -281,7 +281,7 @@ pub trait View<G: Game> {
     ///         }
     ///     }
     /// #     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, u32>) {}
-    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &DrawContext<'_>) {}
+    /// #     fn draw(&mut self, _: &Sum, _: &Frame<'_, Sum>, _: &(), _: &DrawContext<'_>) {}
     /// }
     /// let (mut queue, mut exit, state) = (Vec::new(), false, WindowState::default());
     /// Autopilot.poll(&mut Input::new(&mut queue, &state, 4, &mut exit));
@@ -294,6 +294,8 @@ pub trait View<G: Game> {
     /// Draws the frame: called at the end of each tick whose window has
     /// pixels, after the actions and updates, before the frame's arena is
     /// reclaimed, so draw lists and text can live in `frame.arena()`.
+    /// `scratch` is the tick's [`Game::Scratch`] (what the update steps
+    /// built for drawing, e.g. a visible list).
     ///
     /// # Example
     ///
@@ -304,15 +306,15 @@ pub trait View<G: Game> {
     /// # struct Sum(u32);
     /// # struct Add(u32);
     /// # impl Action<Sum> for Add {
-    /// #     fn apply(&mut self, world: &mut Sum) { world.0 += self.0; }
+    /// #     fn apply(&mut self, world: &mut Sum, _: &mut Frame<'_, Sum>) { world.0 += self.0; }
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
-    /// #     fn actions<'f>(&self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
+    /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Caption(String);
     /// impl View<Sum> for Caption {
-    ///     fn draw(&mut self, world: &Sum, frame: &Frame<'_, Sum>, context: &DrawContext<'_>) {
+    ///     fn draw(&mut self, world: &Sum, frame: &Frame<'_, Sum>, _: &(), context: &DrawContext<'_>) {
     ///         let text = tickarena::format_in!(frame.arena(), "{} at {}px", world.0, context.width());
     ///         self.0 = text.as_str().to_owned();
     ///     }
@@ -322,12 +324,18 @@ pub trait View<G: Game> {
     /// let mut game = FrameLoop::new(Sum(0));
     /// let state = WindowState::new((320, 200).into(), 1.0);
     /// let mut caption = Caption(String::new());
-    /// game.tick_with([7], game.step(), |world, frame, history| {
-    ///     caption.draw(world, frame, &DrawContext::new(&state, history).unwrap());
+    /// game.tick_with([7], game.step(), |world, frame, scratch, history| {
+    ///     caption.draw(world, frame, scratch, &DrawContext::new(&state, history).unwrap());
     /// });
     /// assert_eq!(caption.0, "7 at 320px");
     /// ```
-    fn draw(&mut self, world: &G, frame: &Frame<'_, G>, context: &DrawContext<'_>);
+    fn draw<'f>(
+        &mut self,
+        world: &G,
+        frame: &Frame<'f, G>,
+        scratch: &G::Scratch<'f>,
+        context: &DrawContext<'_>,
+    );
 }
 
 /// What a frame is drawn with, besides the world and the frame: the size

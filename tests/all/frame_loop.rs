@@ -15,18 +15,18 @@ struct Log {
 struct Append<'f>(tickarena::String<&'f FrameArena>);
 
 impl Action<Log> for Append<'_> {
-    fn apply(&mut self, world: &mut Log) {
+    fn apply(&mut self, world: &mut Log, _: &mut Frame<'_, Log>) {
         world.lines.push(self.0.as_str().to_owned());
     }
 }
 
 impl Game for Log {
     type Event = u32;
-    fn actions<'f>(&self, event: u32, frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, event: u32, frame: &mut Frame<'f, Self>) {
         let line = format_in!(frame.arena(), "{}:{event}", frame.tick());
         frame.push(Append(line));
     }
-    fn update(&mut self, _: &Frame<'_, Self>) {
+    fn update<'f>(&mut self, _: &mut Frame<'f, Self>, _: &mut ()) {
         self.updates += 1;
     }
 }
@@ -50,11 +50,11 @@ fn actions_apply_in_event_order_and_the_frame_is_reclaimed() {
 struct Burst;
 struct Nop<'f>(#[allow(dead_code, reason = "held to cost arena bytes")] &'f [u64]);
 impl Action<Burst> for Nop<'_> {
-    fn apply(&mut self, _: &mut Burst) {}
+    fn apply(&mut self, _: &mut Burst, _: &mut Frame<'_, Burst>) {}
 }
 impl Game for Burst {
     type Event = u64;
-    fn actions<'f>(&self, event: u64, frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, event: u64, frame: &mut Frame<'f, Self>) {
         let payload = frame.arena().alloc_slice_fill_with(8, |i| event + i as u64);
         frame.push(Nop(payload));
     }
@@ -141,7 +141,7 @@ struct Fragile {
 struct Explode<'f>(&'f mut [u8]);
 
 impl Action<Fragile> for Explode<'_> {
-    fn apply(&mut self, world: &mut Fragile) {
+    fn apply(&mut self, world: &mut Fragile, _: &mut Frame<'_, Fragile>) {
         self.0[0] = 1;
         assert!(world.panic_in != "action", "action failed");
     }
@@ -149,16 +149,16 @@ impl Action<Fragile> for Explode<'_> {
 
 impl Game for Fragile {
     type Event = ();
-    fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
         let bytes = frame.arena().alloc_slice_fill_with(4096, |_| 0u8);
         assert!(self.panic_in != "actions", "actions failed");
         frame.push(Explode(bytes));
     }
-    fn update(&mut self, frame: &Frame<'_, Self>) {
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
         frame.arena().alloc([0u64; 16]);
         assert!(self.panic_in != "update", "update failed");
     }
-    fn end_frame(&mut self, frame: &Frame<'_, Self>) {
+    fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
         let _ = format_in!(frame.arena(), "end {}", frame.tick());
         assert!(self.panic_in != "end_frame", "end_frame failed");
     }
@@ -170,7 +170,7 @@ fn a_panic_in_a_tick_still_resets_the_arena() {
         let mut game = FrameLoop::new(Fragile { panic_in: step });
         let frames_before = game.arena().stats().frames;
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            game.tick_with([(), ()], game.step(), |world, frame, _| {
+            game.tick_with([(), ()], game.step(), |world, frame, _, _| {
                 frame.arena().alloc_str("drawn");
                 assert!(world.panic_in != "present", "present failed");
             })
@@ -196,7 +196,7 @@ fn a_panic_in_a_tick_still_resets_the_arena() {
 struct Holding(std::rc::Rc<()>);
 
 impl Action<Tokens> for Holding {
-    fn apply(&mut self, world: &mut Tokens) {
+    fn apply(&mut self, world: &mut Tokens, _: &mut Frame<'_, Tokens>) {
         assert!(std::rc::Rc::ptr_eq(&self.0, &world.token));
         world.applied += 1;
     }
@@ -205,38 +205,141 @@ impl Action<Tokens> for Holding {
 struct Tokens {
     token: std::rc::Rc<()>,
     applied: usize,
+    alive_while_mapping: usize,
     alive_during_update: usize,
 }
 
 impl Game for Tokens {
     type Event = ();
-    fn actions<'f>(&self, _: (), frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
         frame.push(Holding(std::rc::Rc::clone(&self.token)));
+        self.alive_while_mapping = std::rc::Rc::strong_count(&self.token) - 1;
     }
-    fn update(&mut self, _: &Frame<'_, Self>) {
+    fn update<'f>(&mut self, _: &mut Frame<'f, Self>, _: &mut ()) {
         self.alive_during_update = std::rc::Rc::strong_count(&self.token) - 1;
     }
 }
 
 #[test]
-fn every_action_is_dropped_once_at_the_end_of_its_tick() {
+fn every_action_is_dropped_once_right_after_its_batch_is_applied() {
     let mut game = FrameLoop::new(Tokens {
         token: std::rc::Rc::new(()),
         applied: 0,
+        alive_while_mapping: 0,
         alive_during_update: 0,
     });
     for tick in 1..=3 {
         game.tick([(), (), ()], game.step());
         let world = game.world();
         assert_eq!(world.applied, 3 * tick);
+        assert_eq!(world.alive_while_mapping, 3, "pushed actions wait, alive");
         assert_eq!(
-            world.alive_during_update, 3,
-            "applied actions live to the tick's end"
+            world.alive_during_update, 0,
+            "applied actions are dropped before the update step"
         );
-        assert_eq!(
-            std::rc::Rc::strong_count(&world.token),
-            1,
-            "and are dropped then"
-        );
+        assert_eq!(std::rc::Rc::strong_count(&world.token), 1, "and only once");
     }
+}
+
+/// Records what happened, in order, to check when each phase's actions
+/// apply and what the frame's figures say at each point.
+#[derive(Default)]
+struct Trace(Vec<std::string::String>);
+
+struct Note(&'static str);
+
+impl Action<Trace> for Note {
+    fn apply(&mut self, world: &mut Trace, frame: &mut Frame<'_, Trace>) {
+        world.0.push(format!("apply {}", self.0));
+        if self.0 == "event" {
+            // A follow-up, with text from the arena.
+            let text = tickarena::format_in!(frame.arena(), "follow-up of tick {}", frame.tick());
+            frame.push(FollowUp(text));
+        }
+    }
+}
+
+struct FollowUp<'f>(tickarena::FrameString<'f>);
+
+impl Action<Trace> for FollowUp<'_> {
+    fn apply(&mut self, world: &mut Trace, _: &mut Frame<'_, Trace>) {
+        world.0.push(format!("apply {}", self.0));
+    }
+}
+
+impl Game for Trace {
+    type Event = ();
+    type Scratch<'f> = tickarena::FrameVec<'f, u32>;
+
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        frame.push(Note("event"));
+        self.0.push(format!(
+            "event {} pending {}",
+            frame.events(),
+            frame.pending_actions()
+        ));
+    }
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, scratch: &mut Self::Scratch<'f>) {
+        scratch.push(frame.steps_run());
+        self.0.push(format!(
+            "update {}/{} applied {} pending {}",
+            frame.steps_run(),
+            frame.steps(),
+            frame.actions_applied(),
+            frame.pending_actions()
+        ));
+        frame.push(Note("update"));
+    }
+    fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, scratch: &mut Self::Scratch<'f>) {
+        self.0.push(format!("end_frame scratch {scratch:?}"));
+        frame.push(Note("end_frame"));
+    }
+}
+
+#[test]
+fn actions_apply_at_the_end_of_the_phase_that_pushed_them() {
+    let mut game = FrameLoop::new(Trace::default());
+    let record = game.tick_with([(), ()], game.step() * 2, |world, frame, scratch, _| {
+        assert_eq!(world.0.last().unwrap(), "apply end_frame");
+        assert_eq!(
+            scratch.as_slice(),
+            [0, 1],
+            "present sees the tick's scratch"
+        );
+        assert_eq!((frame.events(), frame.steps_run()), (2, 2));
+        assert_eq!((frame.actions_applied(), frame.pending_actions()), (7, 0));
+    });
+    assert_eq!(
+        game.world().0,
+        [
+            "event 0 pending 1",
+            "event 1 pending 2",
+            "apply event",
+            "apply event",
+            "apply follow-up of tick 0",
+            "apply follow-up of tick 0",
+            "update 0/2 applied 4 pending 0",
+            "apply update",
+            "update 1/2 applied 5 pending 0",
+            "apply update",
+            "end_frame scratch [0, 1]",
+            "apply end_frame",
+        ]
+    );
+    assert_eq!((record.events, record.actions, record.steps), (2, 7, 2));
+    assert_eq!(game.arena().used(), 0);
+}
+
+#[test]
+fn the_scratch_is_made_anew_every_tick() {
+    let mut game = FrameLoop::new(Trace::default());
+    for _ in 0..3 {
+        game.world_mut().0.clear();
+        game.tick([], game.step());
+        assert_eq!(game.world().0[2], "end_frame scratch [0]");
+    }
+    // No step: the scratch reaches end_frame empty.
+    game.world_mut().0.clear();
+    game.tick([], std::time::Duration::ZERO);
+    assert_eq!(game.world().0[0], "end_frame scratch []");
 }

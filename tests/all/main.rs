@@ -15,6 +15,7 @@ mod arena_model;
 mod arena_uninit;
 mod arena_windows;
 mod asan_poison;
+mod collection_out_of_arena;
 mod compile_fail;
 mod frame_loop;
 mod segmented_drops;

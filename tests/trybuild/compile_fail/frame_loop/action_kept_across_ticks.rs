@@ -6,7 +6,7 @@ struct World;
 
 impl Game for World {
     type Event = u32;
-    fn actions<'f>(&self, _: u32, _: &mut Frame<'f, Self>) {}
+    fn actions<'f>(&mut self, _: u32, _: &mut Frame<'f, Self>) {}
 }
 
 fn main() {

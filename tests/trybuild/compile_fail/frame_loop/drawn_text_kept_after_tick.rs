@@ -7,13 +7,13 @@ struct Idle;
 
 impl Game for Idle {
     type Event = ();
-    fn actions<'f>(&self, _: (), _: &mut Frame<'f, Self>) {}
+    fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 }
 
 fn main() {
     let mut game = FrameLoop::new(Idle);
     let mut last_caption: Option<tickarena::String<&FrameArena>> = None;
-    game.tick_with([], game.step(), |_, frame, _| {
+    game.tick_with([], game.step(), |_, frame, _, _| {
         last_caption = Some(tickarena::format_in!(frame.arena(), "tick {}", frame.tick()));
     });
     game.tick([], game.step());

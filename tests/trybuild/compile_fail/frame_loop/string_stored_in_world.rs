@@ -9,14 +9,14 @@ struct World<'w> {
 struct Remember<'f>(Option<tickarena::String<&'f FrameArena>>);
 
 impl<'w, 'f> Action<World<'w>> for Remember<'f> {
-    fn apply(&mut self, world: &mut World<'w>) {
+    fn apply(&mut self, world: &mut World<'w>, _: &mut Frame<'_, World<'w>>) {
         world.last = self.0.take();
     }
 }
 
 impl<'w> Game for World<'w> {
     type Event = u32;
-    fn actions<'f>(&self, event: u32, frame: &mut Frame<'f, Self>) {
+    fn actions<'f>(&mut self, event: u32, frame: &mut Frame<'f, Self>) {
         frame.push(Remember(Some(format_in!(frame.arena(), "{event}"))));
     }
 }

@@ -1,0 +1,117 @@
+//! [`Refusal`]: what an arena says when it cannot serve an allocation,
+//! whether the caller panics (`alloc*`, `format_in!`) or a collection
+//! gives up (`Vec`, `Box`: std's alloc-error handler, which aborts).
+//!
+//! std's handler prints only "memory allocation of N bytes failed", which
+//! never names the arena. So the first refusal of the process (a cold path)
+//! installs an alloc-error hook that prints the arena's own message first
+//! and then calls the hook that was there before (std's by default, which
+//! prints its line and aborts). A refusal is remembered per thread, and
+//! the hook speaks only when the failed layout is the one the arena
+//! refused, so allocation failures that are not the arena's keep their
+//! usual report.
+
+use core::alloc::Layout;
+use core::fmt;
+
+/// An allocation an arena could not serve, and the arena's figures then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub(crate) layout: Layout,
+    pub(crate) used: usize,
+    pub(crate) committed: usize,
+    pub(crate) reserved: usize,
+    /// The arena is over a caller's buffer (`FrameArena::from_buffer`).
+    pub(crate) lent: bool,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Refusal {
+            layout,
+            used,
+            committed,
+            reserved,
+            lent,
+        } = *self;
+        let (size, align) = (layout.size(), layout.align());
+        if lent {
+            write!(
+                f,
+                "tickarena: frame arena buffer full: asked for {size} bytes (align {align}) with \
+                 {used} of the buffer's {reserved} bytes in use this frame; give \
+                 FrameArena::from_buffer a larger buffer, or allocate less per frame"
+            )
+        } else if size.saturating_add(align - 1) > reserved - used {
+            write!(
+                f,
+                "tickarena: frame arena reservation exhausted: asked for {size} bytes \
+                 (align {align}) with {used} of {reserved} reserved bytes in use this frame; \
+                 reserve more address space with FrameArena::builder().reserve(bytes)"
+            )
+        } else {
+            write!(
+                f,
+                "tickarena: the OS refused to commit memory for the frame arena: asked for \
+                 {size} bytes (align {align}) with {used} bytes in use, {committed} committed \
+                 of {reserved} reserved; the machine is out of memory (lower \
+                 FrameArena::builder().retain(bytes) on other arenas, or allocate less per frame)"
+            )
+        }
+    }
+}
+
+/// Remembers `refusal` for the alloc-error hook, installing the hook on
+/// the first call. Only on a refusal: never on the allocation fast path.
+#[cfg(feature = "std")]
+pub(crate) fn remember(refusal: Refusal) {
+    hook::LAST_REFUSAL.set(Some(refusal));
+    hook::INSTALL.call_once(hook::install);
+}
+
+/// Without `std` there is no hook to install; the caller's
+/// `#[alloc_error_handler]` or panic handler reports the failure.
+#[cfg(not(feature = "std"))]
+pub(crate) fn remember(_: Refusal) {}
+
+#[cfg(feature = "std")]
+mod hook {
+    use std::alloc::Layout;
+    use std::cell::Cell;
+    use std::sync::{Once, OnceLock};
+
+    use super::Refusal;
+
+    thread_local! {
+        /// This thread's most recent refusal by any arena.
+        pub(super) static LAST_REFUSAL: Cell<Option<Refusal>> = const { Cell::new(None) };
+    }
+
+    pub(super) static INSTALL: Once = Once::new();
+
+    /// The hook that was installed before ours.
+    static PREVIOUS: OnceLock<fn(Layout)> = OnceLock::new();
+
+    pub(super) fn install() {
+        let previous = std::alloc::take_alloc_error_hook();
+        if PREVIOUS.set(previous).is_ok() {
+            std::alloc::set_alloc_error_hook(report);
+        }
+    }
+
+    /// Says which arena ran out (if one did, for this layout, on this
+    /// thread), then hands over to the previous hook.
+    fn report(layout: Layout) {
+        if let Some(refusal) = LAST_REFUSAL.take()
+            && refusal.layout == layout
+        {
+            eprintln!(
+                "{refusal}\n(a collection in the arena could not allocate; use its try_* \
+                 methods, e.g. Vec::try_reserve, to handle this without aborting)"
+            );
+        }
+        if let Some(previous) = PREVIOUS.get() {
+            previous(layout);
+        }
+    }
+}

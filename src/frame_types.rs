@@ -1,0 +1,84 @@
+//! Everyday names for the collections of one frame: what everyone would
+//! otherwise write as `Vec<T, &'f FrameArena>` in every signature.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use crate::arena::FrameArena;
+use crate::string::String;
+
+/// A `Vec` in a frame arena: `Vec<T, &'f FrameArena>`.
+///
+/// # Example
+///
+/// ```
+/// #![feature(allocator_api)]
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// fn visible<'f>(arena: &'f FrameArena, ids: &[u32]) -> FrameVec<'f, u32> {
+///     let mut out = Vec::with_capacity_in(ids.len(), arena);
+///     out.extend(ids.iter().filter(|id| **id % 2 == 0));
+///     out
+/// }
+/// let arena = FrameArena::new();
+/// assert_eq!(visible(&arena, &[1, 2, 3, 4]), [2, 4]);
+/// ```
+pub type FrameVec<'f, T> = Vec<T, &'f FrameArena>;
+
+/// A `Box` in a frame arena: `Box<T, &'f FrameArena>` (also for `dyn`
+/// values and slices).
+///
+/// # Example
+///
+/// ```
+/// #![feature(allocator_api)]
+/// use tickarena::{FrameArena, FrameBox};
+///
+/// let arena = FrameArena::new();
+/// let shout: FrameBox<'_, dyn Fn(&str) -> usize> = Box::new_in(|s: &str| s.len() * 2, &arena);
+/// assert_eq!(shout("hey"), 6);
+/// ```
+pub type FrameBox<'f, T> = Box<T, &'f FrameArena>;
+
+/// A [`String`](crate::String) in a frame arena, as [`format_in!`](crate::format_in)
+/// makes it: `tickarena::String<&'f FrameArena>`. Name it so rather than
+/// importing `tickarena::String`, which would hide std's `String` (whose
+/// allocator is the global one).
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{format_in, FrameArena, FrameString};
+///
+/// fn label<'f>(arena: &'f FrameArena, id: u32) -> FrameString<'f> {
+///     format_in!(arena, "entity #{id}")
+/// }
+/// let arena = FrameArena::new();
+/// let owned: String = label(&arena, 7).as_str().to_owned(); // std's String is untouched
+/// assert_eq!(owned, "entity #7");
+/// ```
+pub type FrameString<'f> = String<&'f FrameArena>;
+
+/// A std `HashMap` in a frame arena, for per-frame maps (a spatial grid,
+/// an index of this frame's entities). `S` is the hasher; std's default
+/// `RandomState` is a fine start, a game may prefer a faster one. (std
+/// gives an allocator-aware map most of its API; `Entry::or_default` is
+/// one gap, `or_insert(Default::default())` does the same.)
+///
+/// # Example
+///
+/// ```
+/// #![feature(allocator_api)]
+/// use std::hash::RandomState;
+/// use tickarena::{FrameArena, FrameHashMap};
+///
+/// let arena = FrameArena::new();
+/// let mut grid: FrameHashMap<'_, (i32, i32), u32> =
+///     FrameHashMap::with_hasher_in(RandomState::new(), &arena);
+/// *grid.entry((0, 1)).or_insert(0) += 1;
+/// *grid.entry((0, 1)).or_insert(0) += 1;
+/// assert_eq!(grid[&(0, 1)], 2);
+/// ```
+#[cfg(feature = "std")]
+pub type FrameHashMap<'f, K, V, S = std::hash::RandomState> =
+    std::collections::HashMap<K, V, S, &'f FrameArena>;
