@@ -54,6 +54,10 @@
 //!   threads (rayon, scoped threads, a job system), reset together.
 //! * [`frame_loop`]: the game loop that turns input events into actions in
 //!   the frame arena and reclaims it every tick.
+//! * [`FrameVec`], [`FrameBox`], [`FrameString`], [`FrameHashMap`]: the
+//!   everyday names of a frame's collections.
+//! * [`guide::errors`]: the compiler errors and messages a newcomer meets
+//!   first, and their fixes.
 //! * `winit` (cargo feature `winit`): runs the game loop in a winit window,
 //!   drawing each frame while its arena is alive.
 //!
@@ -79,6 +83,11 @@
 //! `try_reserve_kind`, to report allocation failures as `TryReserveError`,
 //! `coerce_unsized` and `unsize`, for the frame loop's two-word handles
 //! to its actions (`dyn Action` without a `Box`'s allocator word),
+//! `associated_type_defaults` (a game's `Scratch` is `()` unless it says
+//! otherwise; implementors need no feature), `alloc_error_hook` (a
+//! collection refused by an arena says so before std aborts),
+//! `negative_impls` (`FrameArena` and `Frame` are `!Sync` outright, so a
+//! misuse from another thread is one error naming them),
 //! and `cfg_sanitize`: built with `-Zsanitizer=address`, a reclaimed
 //! frame's bytes are poisoned, so AddressSanitizer reports `unsafe` code
 //! that reads them through a pointer it kept (no cost in other builds).

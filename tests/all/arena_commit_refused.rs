@@ -10,10 +10,11 @@
 
 use core::alloc::{Allocator, Layout};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::process::Command;
 
 use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 use tickarena::FrameArena;
+
+use crate::child_process::rerun_test;
 
 const CHILD: &str = "TICKARENA_COMMIT_REFUSED_CHILD";
 const MIB: usize = 1 << 20;
@@ -24,17 +25,11 @@ fn refused_commit_is_an_error_not_a_crash() {
         in_limited_child();
         return;
     }
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "arena_commit_refused::refused_commit_is_an_error_not_a_crash",
-        ])
-        .args(["--test-threads=1", "--nocapture"])
-        .env(CHILD, "1")
-        // Capturing a backtrace needs memory the child no longer has.
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
+    let output = rerun_test(
+        "arena_commit_refused::refused_commit_is_an_error_not_a_crash",
+        CHILD,
+        "1",
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "child failed:\n{stdout}\n{stderr}");

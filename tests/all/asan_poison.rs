@@ -10,9 +10,9 @@
 
 #![cfg(sanitize = "address")]
 
-use std::process::Command;
-
 use tickarena::FrameArena;
+
+use crate::child_process::rerun_test;
 
 const CHILD: &str = "TICKARENA_ASAN_CHILD";
 
@@ -43,15 +43,11 @@ fn stale_reads_are_reported_by_address_sanitizer() {
 /// Runs `case` in a child process: whether it exited successfully, and its
 /// standard error.
 fn child(case: &str) -> (bool, String) {
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "asan_poison::stale_reads_are_reported_by_address_sanitizer",
-        ])
-        .args(["--test-threads=1", "--nocapture"])
-        .env(CHILD, case)
-        .output()
-        .unwrap();
+    let output = rerun_test(
+        "asan_poison::stale_reads_are_reported_by_address_sanitizer",
+        CHILD,
+        case,
+    );
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.success(), stderr)
 }

@@ -11,9 +11,10 @@
 
 use std::alloc::Layout;
 use std::mem::MaybeUninit;
-use std::process::Command;
 
 use tickarena::FrameArena;
+
+use crate::child_process::rerun_test;
 
 const CHILD: &str = "TICKARENA_OOM_CHILD";
 
@@ -66,16 +67,11 @@ fn a_collection_in_a_full_arena_says_which_arena_ran_out() {
 }
 
 fn child(case: &str) -> (bool, String) {
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "collection_out_of_arena::a_collection_in_a_full_arena_says_which_arena_ran_out",
-        ])
-        .args(["--test-threads=1", "--nocapture"])
-        .env(CHILD, case)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
+    let output = rerun_test(
+        "collection_out_of_arena::a_collection_in_a_full_arena_says_which_arena_ran_out",
+        CHILD,
+        case,
+    );
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.success(), stderr)
 }

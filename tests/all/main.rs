@@ -15,6 +15,9 @@ mod arena_model;
 mod arena_uninit;
 mod arena_windows;
 mod asan_poison;
+// Used by the tests that need a child process, none of which runs under Miri.
+#[cfg(not(miri))]
+mod child_process;
 mod collection_out_of_arena;
 mod compile_fail;
 mod frame_loop;
