@@ -111,8 +111,11 @@ pub mod frame_loop;
 mod frame_types;
 #[cfg(feature = "std")]
 pub mod guide;
+#[cfg(feature = "std")]
+pub mod in_flight;
 mod published;
 mod region;
+mod sealed;
 mod segmented;
 mod string;
 #[cfg(feature = "std")]
@@ -125,6 +128,7 @@ pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable}
 #[cfg(feature = "std")]
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
+pub use sealed::{FrameData, Sealed};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
 #[cfg(feature = "std")]

@@ -566,6 +566,32 @@ impl<A: Allocator> String<A> {
         unsafe { Box::from_raw_in(bytes as *mut str, alloc) }
     }
 
+    /// Consumes the string and leaks its text: a `&'a mut str` for as long
+    /// as the allocator's memory lives. In a frame arena this is how a
+    /// string is frozen: the `&'f mut str` no longer holds the arena, so it
+    /// can be sent to another thread or sealed with the frame
+    /// ([`FrameArena::seal`](crate::FrameArena::seal)); its bytes are
+    /// reclaimed with the frame. On the global allocator the memory is
+    /// never freed (like std's `String::leak`).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let frozen: &mut str = tickarena::format_in!(&arena, "tick {}", 3).leak();
+    /// frozen.make_ascii_uppercase();
+    /// let sent = std::thread::scope(|s| s.spawn(|| frozen.len()).join().unwrap());
+    /// assert_eq!((&*frozen, sent), ("TICK 3", 6));
+    /// ```
+    pub fn leak<'a>(self) -> &'a mut str
+    where
+        A: 'a,
+    {
+        let bytes = self.vec.leak();
+        // SAFETY: the bytes are the string's, valid UTF-8.
+        unsafe { core::str::from_utf8_unchecked_mut(bytes) }
+    }
+
     /// The allocator the string lives in.
     ///
     /// # Example

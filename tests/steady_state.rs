@@ -376,3 +376,47 @@ fn the_first_game_makes_no_heap_allocation_in_steady_ticks() {
     );
     assert!(arena_bytes > 0);
 }
+
+struct Sprites;
+impl tickarena::FrameData for Sprites {
+    type Of<'f> = (&'f [[f32; 2]], &'f str);
+}
+
+/// Three arenas circling between a producer and a consumer thread: after
+/// warm-up, a frame (build a render list with text, seal it, hand it
+/// over, read it, reclaim the arena, give it back) allocates nothing.
+#[test]
+fn frames_in_flight_make_no_heap_allocation_in_steady_state() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    enroll_this_thread();
+    let (mut producer, mut consumer) = tickarena::in_flight::channel::<Sprites>(3);
+    let simulation = std::thread::spawn(move || {
+        enroll_this_thread();
+        for frame in 0..3000u32 {
+            producer
+                .produce(|arena| {
+                    let sprites = arena.alloc_slice_fill_with(1000, |i| [frame as f32, i as f32]);
+                    let title = format_in!(arena, "frame {frame}: {} sprites", sprites.len());
+                    (&*sprites, &*title.leak())
+                })
+                .unwrap();
+        }
+    });
+    let (mut frame, mut before, mut during) = (0u32, 0, 0);
+    while let Some(title_len) = consumer.consume(|(sprites, title)| {
+        assert_eq!(sprites[999], [frame as f32, 999.0]);
+        title.len()
+    }) {
+        assert!(title_len > 0);
+        frame += 1;
+        // Counted over frames 1000..2000: both threads are in their loops.
+        if frame == 1000 {
+            before = allocations();
+        } else if frame == 2000 {
+            during = allocations() - before;
+        }
+    }
+    simulation.join().unwrap();
+    assert_eq!(frame, 3000);
+    assert_eq!(during, 0, "1000 frames in flight allocated {during} times");
+}

@@ -6,6 +6,9 @@ use glam::Vec2;
 
 use crate::demo::BOUNDS;
 
+/// Rows of figures in the stats panel (a title line and padding besides).
+pub const PANEL_ROWS: i32 = 14;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rect {
     pub x: i32,
@@ -51,7 +54,7 @@ impl Layout {
         // The stats panel and the key help share the column right of the scene.
         let column_x = scene.x + side + 2 * margin;
         let column_w = (width - column_x - margin).max(0);
-        let panel_h = 13 * 11 * text_scale;
+        let panel_h = (PANEL_ROWS + 2) * 11 * text_scale;
         let panel = Rect {
             x: column_x,
             y: margin,

@@ -1,6 +1,10 @@
 //! The tickarena game loop in a window: entities in a `SegmentedList`
 //! drawn with softbuffer, input turned into actions in the frame arena, and
-//! an overlay that plots the arena's bytes per frame.
+//! an overlay that plots the arena's bytes per frame. Simulation and
+//! drawing are pipelined: the game runs on a simulation thread, which seals
+//! each frame's render list (sprites, text) in an arena of
+//! `tickarena::in_flight` and hands it to winit's thread, which draws frame
+//! N while frame N+1 is built (2 frames in flight).
 //!
 //! ```sh
 //! cargo run --release --example window --features winit
@@ -24,22 +28,25 @@ mod canvas;
 mod controls;
 mod layout;
 mod overlay;
+mod render_list;
 mod scene;
 mod screen;
 mod scripted;
+mod simulation;
 
 use std::process::ExitCode;
+use std::sync::mpsc::sync_channel;
 
-use tickarena::FrameArena;
 use tickarena::frame_loop::{FixedTimestep, FrameLoop};
 use tickarena::winit::{Pacing, WindowLoop};
+use tickarena::{FrameArena, in_flight};
 use winit::dpi::LogicalSize;
 
 use counting_alloc::Counting;
 use demo::World;
 use flags::Flags;
 use overlay::Bytes;
-use screen::Screen;
+use screen::{IN_FLIGHT, Pipeline, Presenter, Screen};
 
 #[global_allocator]
 static COUNTING: Counting = Counting;
@@ -106,8 +113,24 @@ fn main() -> ExitCode {
         FixedTimestep::default(),
         HISTORY,
     );
-    let mut window_loop = WindowLoop::new(game, Screen::new(options.size, options.autoplay))
-        .with_pacing(options.pacing);
+    // The pipeline: input batches to the simulation (and their vectors
+    // back, to be reused), sealed render lists to this thread.
+    let (producer, frames) = in_flight::channel(IN_FLIGHT);
+    let (batches, batches_in) = sync_channel(IN_FLIGHT);
+    let (empties_out, empties) = sync_channel(IN_FLIGHT + 1);
+    let simulation = std::thread::Builder::new()
+        .name("simulation".into())
+        .spawn(move || simulation::run(game, batches_in, empties_out, producer))
+        .expect("a simulation thread");
+    let pipeline = Pipeline {
+        batches,
+        empties,
+        frames,
+    };
+
+    let screen = Screen::new(options.size, options.autoplay, pipeline);
+    let mut window_loop =
+        WindowLoop::new(FrameLoop::new(Presenter), screen).with_pacing(options.pacing);
     if let Some(frames) = options.frames {
         window_loop = window_loop.with_max_frames(frames);
     }
@@ -119,9 +142,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let (presenter, screen) = finished.into_parts();
+    let summary = screen.summary();
+    // Hanging up ends the simulation, which gives the game back.
+    drop(screen);
+    let game = simulation.join().expect("the simulation thread finished");
 
-    let game = finished.game();
-    let summary = finished.view().summary();
     let ticks = game.history().iter().count().max(1) as f64;
     let mean_tick = game
         .history()
@@ -130,7 +156,7 @@ fn main() -> ExitCode {
         .sum::<f64>()
         / ticks;
     let stats = game.arena().stats();
-    println!("frames               {}", game.ticks());
+    println!("frames               {}", presenter.ticks());
     println!("entities             {}", game.world().entities.len());
     println!(
         "arena                high water {}, committed {}",
@@ -138,7 +164,12 @@ fn main() -> ExitCode {
         Bytes(stats.committed)
     );
     println!(
-        "tick                 {:.3} ms mean over the last {} frames",
+        "render lists         {} frames in flight, largest {}",
+        IN_FLIGHT,
+        Bytes(summary.largest_render_list)
+    );
+    println!(
+        "tick                 {:.3} ms mean over the last {} frames (simulation thread)",
         mean_tick * 1e3,
         ticks
     );

@@ -4,13 +4,12 @@
 
 use std::fmt;
 
-use tickarena::frame_loop::FrameHistory;
 use tickarena::{FrameArena, format_in};
 
 use crate::canvas::{Canvas, Rgb};
 use crate::controls::HELP;
 use crate::layout::{Layout, Rect};
-use crate::scripted::is_storm;
+use crate::render_list::RenderList;
 
 const PANEL: Rgb = 0x0A0D12;
 const LABEL: Rgb = 0x8A96A8;
@@ -20,24 +19,6 @@ const STEADY_BAR: Rgb = 0x2EC4B6;
 const STORM_BAR: Rgb = 0xFF9F1C;
 const HIGH_WATER: Rgb = 0xE84A72;
 const GRID: Rgb = 0x253041;
-
-/// What the panel shows.
-pub struct Readout {
-    pub tick: u64,
-    pub entities: usize,
-    pub events: usize,
-    pub actions: usize,
-    /// This frame's arena bytes so far (its peak).
-    pub arena_used: usize,
-    pub high_water: usize,
-    pub committed: usize,
-    /// Heap allocations of this frame so far (input, actions, update, drawing).
-    pub heap_frame: u64,
-    /// Heap allocations of winit and X11 since the last frame was presented.
-    pub heap_windowing: u64,
-    pub tick_ms: f64,
-    pub fps: f64,
-}
 
 /// A byte count for people: 512 B, 84.2 KiB, 2.31 MiB.
 pub struct Bytes(pub usize);
@@ -53,34 +34,11 @@ impl fmt::Display for Bytes {
     }
 }
 
-pub fn draw_panel(canvas: &mut Canvas<'_>, layout: &Layout, readout: &Readout, arena: &FrameArena) {
+/// The panel: `rows` of (label, value), the simulation's (formatted on
+/// its thread, in the sealed frame) and the window's.
+pub fn draw_panel(canvas: &mut Canvas<'_>, layout: &Layout, rows: &[(&str, &str)]) {
     let scale = layout.text_scale;
     let line = 11 * scale;
-    let rows: [(&str, tickarena::String<&FrameArena>); 11] = [
-        ("frame", format_in!(arena, "{}", readout.tick)),
-        ("entities", format_in!(arena, "{}", readout.entities)),
-        ("events", format_in!(arena, "{}", readout.events)),
-        ("actions", format_in!(arena, "{}", readout.actions)),
-        (
-            "arena used",
-            format_in!(arena, "{}", Bytes(readout.arena_used)),
-        ),
-        (
-            "high water",
-            format_in!(arena, "{}", Bytes(readout.high_water)),
-        ),
-        (
-            "committed",
-            format_in!(arena, "{}", Bytes(readout.committed)),
-        ),
-        ("heap allocs", format_in!(arena, "{}", readout.heap_frame)),
-        (
-            "",
-            format_in!(arena, "{} in winit/X11", readout.heap_windowing),
-        ),
-        ("tick", format_in!(arena, "{:.2} ms", readout.tick_ms)),
-        ("fps", format_in!(arena, "{:.0}", readout.fps)),
-    ];
     // Beside the scene when there is room, over its corner otherwise.
     let label_w = 12 * 8 * scale;
     let needed = label_w + 16 * 8 * scale;
@@ -147,7 +105,7 @@ fn chart_top(bytes: usize) -> usize {
 pub fn draw_chart(
     canvas: &mut Canvas<'_>,
     layout: &Layout,
-    history: &FrameHistory,
+    list: &RenderList<'_>,
     arena: &FrameArena,
 ) {
     let Rect { x, y, w, h } = layout.chart;
@@ -156,11 +114,11 @@ pub fn draw_chart(
     canvas.outline(x, y, w, h, GRID);
 
     let title_scale = 1.max(scale / 2);
-    let high_water = history.high_water();
+    let high_water = list.high_water;
     let title = format_in!(
         arena,
-        "arena bytes per frame, last {} frames (log scale)",
-        history.capacity()
+        "arena bytes per frame (simulation + render list), last {} frames (log scale)",
+        list.history_capacity
     );
     canvas.text(x + 2 * scale, y + 2 * scale, title_scale, &title, LABEL);
 
@@ -195,21 +153,17 @@ pub fn draw_chart(
     }
 
     // One bar per frame, newest on the right.
-    let slots = history.capacity() as i32;
+    let slots = list.history_capacity as i32;
     let bar_w = (plot.w / slots).max(1);
     let gap = i32::from(bar_w >= 3);
     let right = plot.x + plot.w;
-    for (age, record) in history.iter().rev().enumerate() {
+    for (age, bar) in list.bars.iter().rev().enumerate() {
         let bar_x = right - (age as i32 + 1) * bar_w;
         if bar_x < plot.x {
             break;
         }
-        let bar_h = bar_height(record.arena_bytes, top, plot.h).max(1);
-        let color = if is_storm(record.events) {
-            STORM_BAR
-        } else {
-            STEADY_BAR
-        };
+        let bar_h = bar_height(bar.arena_bytes, top, plot.h).max(1);
+        let color = if bar.storm { STORM_BAR } else { STEADY_BAR };
         canvas.fill_rect(bar_x, bottom - bar_h, bar_w - gap, bar_h, color);
     }
 

@@ -1,13 +1,19 @@
-//! The demo's [`View`]: window input becomes game events, and each frame is
-//! drawn with softbuffer (scene, panel, chart) at the end of its tick.
+//! The demo's [`View`], on winit's thread: window input becomes game
+//! events, sent to the simulation thread once per frame; each frame drawn
+//! with softbuffer (scene, panel, chart) is the render list the simulation
+//! sealed for it, with one more frame being built meanwhile (2 frames in
+//! flight).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::time::{Duration, Instant};
 
 use glam::Vec2;
 use softbuffer::{Context, Surface};
-use tickarena::frame_loop::Frame;
+use tickarena::frame_loop::{Frame, Game};
+use tickarena::in_flight::Consumer;
 use tickarena::winit::{DrawContext, Input, View};
+use tickarena::{FrameVec, format_in};
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
 use winit::keyboard::PhysicalKey;
@@ -15,12 +21,36 @@ use winit::window::{Window, WindowAttributes};
 
 use crate::canvas::Canvas;
 use crate::controls::{Command, HeldKeys, command_for};
-use crate::counting_alloc::allocations;
-use crate::demo::{Event, World};
+use crate::counting_alloc::thread_allocations;
+use crate::demo::Event;
 use crate::layout::Layout;
-use crate::overlay::{self, Readout};
+use crate::overlay::{self, Bytes};
+use crate::render_list::Render;
 use crate::scene::{self, BACKGROUND};
 use crate::scripted::{autoplay, is_storm, storm};
+use crate::simulation::Batch;
+
+/// Frames in flight: one drawn here while the next is built.
+pub const IN_FLIGHT: usize = 2;
+
+/// The game as winit's thread runs it: nothing but the frame clock; the
+/// world lives on the simulation thread.
+pub struct Presenter;
+
+impl Game for Presenter {
+    type Event = ();
+    fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+}
+
+/// The window thread's ends of the pipeline to the simulation.
+pub struct Pipeline {
+    /// Each frame's input, to the simulation.
+    pub batches: SyncSender<Batch>,
+    /// Event vectors the simulation emptied, to fill again.
+    pub empties: Receiver<Vec<Event>>,
+    /// The sealed render lists.
+    pub frames: Consumer<Render>,
+}
 
 /// Entities in a click's spawn and in a burst.
 const CLICK_SPAWN: u32 = 24;
@@ -33,6 +63,13 @@ type WindowSurface = Surface<Arc<Window>, Arc<Window>>;
 pub struct Screen {
     size: LogicalSize<f64>,
     autoplay: bool,
+    pipeline: Pipeline,
+    /// Input of the frame being gathered.
+    batch: Vec<Event>,
+    /// Batches sent, and frames received (drawn or skipped).
+    sent: u64,
+    received: u64,
+    last_batch: Option<Instant>,
     surface: Option<WindowSurface>,
     /// The layout of the last frame drawn: where a click lands in the world.
     layout: Option<Layout>,
@@ -43,6 +80,7 @@ pub struct Screen {
     fps: f64,
     /// What the user (or the autopilot) did, for the summary.
     used: InputCounts,
+    largest_render_list: usize,
 }
 
 /// Inputs handled, by kind.
@@ -55,13 +93,13 @@ pub struct InputCounts {
     pub steering_changes: u64,
 }
 
-/// Heap allocations of the process: those of the frame (input to actions,
-/// update, drawing) apart from those of the windowing stack (winit's event
-/// handling, and X11 requests when presenting: x11rb serializes each
-/// request into a new `Vec`).
+/// Heap allocations of a frame: the simulation thread's (actions, update,
+/// the render list) and this thread's drawing, apart from those of the
+/// windowing stack (winit's event handling, and X11 requests when
+/// presenting: x11rb serializes each request into a new `Vec`).
 #[derive(Default)]
 struct HeapMeter {
-    /// The count when the frame started (`poll`).
+    /// This thread's count when the frame started (`poll`).
     frame_start: u64,
     /// The count after the last frame was presented.
     presented: Option<u64>,
@@ -77,6 +115,8 @@ struct HeapMeter {
 
 /// What the run measured, for the summary printed at exit.
 pub struct RunSummary {
+    /// The most bytes a render list took in its arena.
+    pub largest_render_list: usize,
     pub steady_ticks: u64,
     pub steady_tick_allocations: u64,
     pub input: InputCounts,
@@ -86,11 +126,11 @@ impl HeapMeter {
     /// The frame is drawn: adds it to the steady figures if it is one:
     /// after the first frames (which size the queues and lists that are
     /// then reused), not a storm (whose events may outgrow the event
-    /// queue), and not growing the world's entity list.
-    fn end_frame(&mut self, tick: u64, events: usize, entity_capacity: usize) {
-        let allocated = allocations() - self.frame_start;
+    /// vectors), and not growing the world's entity list.
+    fn end_frame(&mut self, tick: u64, storm: bool, entity_capacity: usize, simulation: u64) {
+        let allocated = thread_allocations() - self.frame_start + simulation;
         let grew = std::mem::replace(&mut self.entity_capacity, entity_capacity) != entity_capacity;
-        if tick >= 10 && !is_storm(events) && !grew {
+        if tick >= 10 && !storm && !grew {
             self.steady_ticks += 1;
             self.steady_tick_allocations += allocated;
         }
@@ -98,10 +138,17 @@ impl HeapMeter {
 }
 
 impl Screen {
-    pub fn new(size: LogicalSize<f64>, autoplay: bool) -> Screen {
-        Screen {
+    /// A screen fed by `pipeline`. Sends a first, empty batch at once, so
+    /// that the simulation is always one frame ahead of the drawing.
+    pub fn new(size: LogicalSize<f64>, autoplay: bool, pipeline: Pipeline) -> Screen {
+        let mut screen = Screen {
             size,
             autoplay,
+            pipeline,
+            batch: Vec::new(),
+            sent: 0,
+            received: 0,
+            last_batch: None,
             surface: None,
             layout: None,
             held: HeldKeys::default(),
@@ -110,11 +157,36 @@ impl Screen {
             last_draw: None,
             fps: 0.0,
             used: InputCounts::default(),
-        }
+            largest_render_list: 0,
+        };
+        screen.batch = screen.empty_batch();
+        screen.send_batch(Duration::ZERO);
+        screen
+    }
+
+    /// An event vector back from the simulation, or a new one.
+    fn empty_batch(&self) -> Vec<Event> {
+        self.pipeline
+            .empties
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(256))
+    }
+
+    /// Sends the gathered input as the next frame's batch; false if the
+    /// simulation is gone.
+    fn send_batch(&mut self, elapsed: Duration) -> bool {
+        let empty = self.empty_batch();
+        let events = std::mem::replace(&mut self.batch, empty);
+        self.sent += 1;
+        self.pipeline
+            .batches
+            .send(Batch { events, elapsed })
+            .is_ok()
     }
 
     pub fn summary(&self) -> RunSummary {
         RunSummary {
+            largest_render_list: self.largest_render_list,
             steady_ticks: self.heap.steady_ticks,
             steady_tick_allocations: self.heap.steady_tick_allocations,
             input: self.used,
@@ -122,13 +194,13 @@ impl Screen {
     }
 
     /// Where the cursor points in the world, if it is over the window.
-    fn cursor_in_world(&self, input: &Input<'_, Event>) -> Option<Vec2> {
+    fn cursor_in_world(&self, input: &Input<'_, ()>) -> Option<Vec2> {
         let cursor = input.state().cursor()?;
         let layout = self.layout?;
         Some(layout.to_world(cursor.x, cursor.y))
     }
 
-    fn key(&mut self, event: &KeyEvent, input: &mut Input<'_, Event>) {
+    fn key(&mut self, event: &KeyEvent, input: &mut Input<'_, ()>) {
         let PhysicalKey::Code(code) = event.physical_key else {
             return;
         };
@@ -140,24 +212,24 @@ impl Screen {
             Command::Move(heading) => {
                 if self.held.set(heading, pressed) {
                     self.used.steering_changes += 1;
-                    input.push(Event::Steer(self.held.steering()));
+                    self.batch.push(Event::Steer(self.held.steering()));
                 }
             }
             _ if !pressed || event.repeat => {}
             Command::Burst => {
                 self.used.bursts += 1;
-                input.push(Event::Burst { count: BURST });
+                self.batch.push(Event::Burst { count: BURST });
             }
             Command::Storm => {
                 self.used.storms += 1;
-                input.extend(storm(input.tick()));
+                self.batch.extend(storm(input.tick()));
             }
             Command::Quit => input.exit(),
         }
     }
 }
 
-impl View<World> for Screen {
+impl View<Presenter> for Screen {
     fn window_attributes(&self) -> WindowAttributes {
         Window::default_attributes()
             .with_title("tickarena: frame arena demo")
@@ -177,7 +249,7 @@ impl View<World> for Screen {
         self.surface = None;
     }
 
-    fn input(&mut self, event: &WindowEvent, input: &mut Input<'_, Event>) {
+    fn input(&mut self, event: &WindowEvent, input: &mut Input<'_, ()>) {
         match event {
             WindowEvent::KeyboardInput { event, .. } => self.key(event, input),
             WindowEvent::MouseInput {
@@ -191,43 +263,64 @@ impl View<World> for Screen {
                 match button {
                     MouseButton::Left => {
                         self.used.spawn_clicks += 1;
-                        input.push(Event::Spawn {
+                        self.batch.push(Event::Spawn {
                             at,
                             count: CLICK_SPAWN,
                         });
                     }
                     MouseButton::Right => {
                         self.used.despawn_clicks += 1;
-                        input.push(Event::Click(at));
+                        self.batch.push(Event::Click(at));
                     }
                     _ => {}
                 }
             }
             // Keys released in another window are never reported: stop.
             WindowEvent::Focused(false) if self.held.release_all() => {
-                input.push(Event::Steer(Vec2::ZERO));
+                self.batch.push(Event::Steer(Vec2::ZERO));
             }
             _ => {}
         }
     }
 
-    fn poll(&mut self, input: &mut Input<'_, Event>) {
-        let now = allocations();
+    fn poll(&mut self, input: &mut Input<'_, ()>) {
+        let now = thread_allocations();
         self.heap.windowing = self.heap.presented.map_or(0, |presented| now - presented);
         self.heap.frame_start = now;
         if input.tick() == 0 {
-            input.push(Event::Spawn {
+            self.batch.push(Event::Spawn {
                 at: Vec2::ZERO,
                 count: OPENING,
             });
         }
         if self.autoplay {
-            input.extend(autoplay(input.tick()));
+            self.batch.extend(autoplay(input.tick()));
         }
-        self.events_this_tick = input.queued();
+        self.events_this_tick = self.batch.len();
+        // Frames that were not drawn (a minimized window) are let go, so
+        // that the simulation never waits for this thread.
+        while self.sent - self.received >= IN_FLIGHT as u64 {
+            self.pipeline.frames.consume(|_| ());
+            self.received += 1;
+        }
+        let started = Instant::now();
+        let elapsed = self
+            .last_batch
+            .replace(started)
+            .map_or(Duration::ZERO, |last| started - last);
+        if !self.send_batch(elapsed) {
+            eprintln!("window: the simulation thread is gone");
+            input.exit();
+        }
     }
 
-    fn draw(&mut self, world: &World, frame: &Frame<'_, World>, _: &(), context: &DrawContext<'_>) {
+    fn draw(
+        &mut self,
+        _: &Presenter,
+        frame: &Frame<'_, Presenter>,
+        _: &(),
+        context: &DrawContext<'_>,
+    ) {
         let now = Instant::now();
         if let Some(last) = self.last_draw.replace(now) {
             let instant_fps = 1.0 / now.duration_since(last).as_secs_f64().max(1e-6);
@@ -256,37 +349,56 @@ impl View<World> for Screen {
             }
         };
         let arena = frame.arena();
-        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get());
-        canvas.clear(BACKGROUND);
-        scene::draw(&mut canvas, &layout, world, arena);
-        let stats = arena.stats();
-        let readout = Readout {
-            tick: frame.tick(),
-            entities: world.entities.len(),
-            events: self.events_this_tick,
-            actions: frame.pending_actions(),
-            arena_used: arena.peak(),
-            high_water: stats.high_water,
-            committed: stats.committed,
-            heap_frame: allocations() - self.heap.frame_start,
-            heap_windowing: self.heap.windowing,
-            tick_ms: context
-                .history()
-                .latest()
-                .map_or(0.0, |record| record.tick_time.as_secs_f64() * 1e3),
-            fps: self.fps,
-        };
-        overlay::draw_panel(&mut canvas, &layout, &readout, arena);
-        overlay::draw_help(&mut canvas, &layout);
-        overlay::draw_chart(&mut canvas, &layout, context.history(), arena);
-        self.heap.end_frame(
-            frame.tick(),
-            self.events_this_tick,
-            world.entities.capacity(),
+        let in_flight = self.pipeline.frames.in_flight();
+        let (heap_frame, heap_windowing) = (
+            thread_allocations() - self.heap.frame_start,
+            self.heap.windowing,
         );
+        let (fps, events_sent) = (self.fps, self.events_this_tick);
+        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get());
+        // The oldest frame the simulation sealed: drawn while it builds the next.
+        let drawn = self.pipeline.frames.consume(|list| {
+            canvas.clear(BACKGROUND);
+            scene::draw(&mut canvas, &layout, list);
+            let window_rows = [
+                (
+                    "in flight",
+                    format_in!(arena, "{in_flight} of {IN_FLIGHT} frames"),
+                ),
+                ("render list", format_in!(arena, "{}", Bytes(list.bytes))),
+                ("draw allocs", format_in!(arena, "{heap_frame}")),
+                ("", format_in!(arena, "{heap_windowing} in winit/X11")),
+                ("fps", format_in!(arena, "{fps:.0}")),
+            ];
+            let mut rows: FrameVec<'_, (&str, &str)> =
+                Vec::with_capacity_in(list.rows.len() + window_rows.len(), arena);
+            rows.extend_from_slice(list.rows);
+            rows.extend(
+                window_rows
+                    .iter()
+                    .map(|(label, value)| (*label, value.as_str())),
+            );
+            overlay::draw_panel(&mut canvas, &layout, &rows);
+            overlay::draw_help(&mut canvas, &layout);
+            overlay::draw_chart(&mut canvas, &layout, list, arena);
+            (
+                list.bytes,
+                list.tick,
+                is_storm(list.events) || is_storm(events_sent),
+                list.entity_capacity,
+                list.simulation_allocations,
+            )
+        });
+        let Some((bytes, tick, storm, entity_capacity, simulation)) = drawn else {
+            return; // the simulation is gone; the loop exits at the next poll
+        };
+        self.largest_render_list = self.largest_render_list.max(bytes);
+        self.received += 1;
+        self.heap
+            .end_frame(tick, storm, entity_capacity, simulation);
         if let Err(error) = buffer.present() {
             eprintln!("window: cannot present the frame: {error}");
         }
-        self.heap.presented = Some(allocations());
+        self.heap.presented = Some(thread_allocations());
     }
 }

@@ -18,6 +18,7 @@ use alloc::collections::{TryReserveError, TryReserveErrorKind};
 use alloc::vec::Vec;
 use core::alloc::Allocator;
 use core::marker::PhantomData;
+use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
 use index::{segment_of, segment_start};
@@ -689,6 +690,51 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// ```
     pub fn segments_mut(&mut self) -> SegmentsMut<'_, T> {
         SegmentsMut::new(self.table.biased(), self.len)
+    }
+
+    /// Consumes the list and leaks its elements, as one mutable slice per
+    /// filled segment (in order), in an outer slice allocated with the
+    /// list's allocator: nothing is moved or dropped. In a frame arena
+    /// this freezes the list: the slices no longer hold the arena, so they
+    /// can go to another thread or be sealed with the frame
+    /// ([`FrameArena::seal`](crate::FrameArena::seal)), and their memory is
+    /// reclaimed with the frame. On the global allocator it is never freed.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve the outer slice (one pointer pair per
+    /// segment, at most 64).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let mut list = tickarena::SegmentedList::new_in(&arena);
+    /// list.extend(0..30u32);
+    /// let frozen: &mut [&mut [u32]] = list.leak();
+    /// assert_eq!(frozen.len(), 3); // 8 + 16 + 6
+    /// let sum = std::thread::scope(|s| {
+    ///     s.spawn(|| frozen.iter().flat_map(|seg| seg.iter()).sum::<u32>()).join().unwrap()
+    /// });
+    /// assert_eq!(sum, (0..30).sum());
+    /// ```
+    pub fn leak<'a>(self) -> &'a mut [&'a mut [T]]
+    where
+        A: Copy + 'a,
+        T: 'a,
+    {
+        let mut this = ManuallyDrop::new(self);
+        let filled = this.segments().count();
+        let mut outer = Vec::with_capacity_in(filled, *this.table.allocator());
+        for segment in this.segments_mut() {
+            // SAFETY: the list is never dropped (`ManuallyDrop`), so its
+            // segments are never freed or reused by it, and nothing else
+            // refers to them: each slice is the only access to its elements
+            // for as long as the allocator's memory lives, which `A: 'a`
+            // makes at least `'a`.
+            outer.push(unsafe { &mut *ptr::from_mut::<[T]>(segment) });
+        }
+        outer.leak()
     }
 
     /// Iterates over shared references, segment by segment.

@@ -1,0 +1,312 @@
+//! [`Sealed`]: a frame's arena and the data built in it, as one value that
+//! can outlive the code that built it and move to another thread, for
+//! frames in flight (simulation builds frame N+1 while rendering still
+//! reads frame N).
+//!
+//! # Why this is sound
+//!
+//! The data of a sealed frame borrows the arena it was built in, so its
+//! type names a lifetime: `D::Of<'f>`. Inside a [`Sealed`] that lifetime is
+//! erased (stored as `D::Of<'static>`) and comes back only as a fresh,
+//! higher-ranked lifetime in [`Sealed::with`], the way `yoke` keeps a
+//! borrowed value next to its owner. Four things make this sound:
+//!
+//! 1. **The memory outlives the data.** The data points into the arena's
+//!    region (reserved memory, a heap block or a lent buffer), which does
+//!    not move when the `FrameArena` struct moves into the `Sealed` and is
+//!    neither reset nor freed while the `Sealed` holds it: the data is
+//!    dropped first ([`Sealed::unseal`], [`Sealed::reclaim`], `Drop`), and
+//!    only then is the arena handed back or dropped.
+//! 2. **The data cannot point at the arena struct itself.** That struct
+//!    moves with the `Sealed`. Everything that holds a `&FrameArena` (an
+//!    arena `Vec`, `Box`, `String`, `SegmentedList`) is `!Send`, because
+//!    `FrameArena` is `!Sync`; sealing requires `for<'f> D::Of<'f>: Send`,
+//!    so such data does not compile. Frozen forms (`Vec::leak`,
+//!    [`String::leak`](crate::String::leak), [`SegmentedList::leak`](crate::SegmentedList::leak))
+//!    point only into the region.
+//! 3. **No `'static` escapes.** The stored `D::Of<'static>` is only ever
+//!    dropped (drop glue cannot depend on a lifetime) or lent to a closure
+//!    that is generic over the lifetime (`for<'f> FnOnce(&D::Of<'f>) -> R`):
+//!    it cannot assume `'f: 'static`, cannot store anything of its own into
+//!    the data (it has no value of type `'f` but the data's own), and `R`
+//!    cannot name `'f` or the borrow of the `Sealed`. Invariant data (a
+//!    `Cell<&'f T>`) is therefore fine too, which `yoke`'s covariant `get`
+//!    would not allow.
+//! 4. **Threads.** `Sealed<D>` is `Send` when every `D::Of<'f>` is (the
+//!    arena is `Send`), and `Sync` when every `D::Of<'f>` is `Sync`: through
+//!    `&Sealed` only the data is reachable (read-only), never the arena.
+
+use core::mem::ManuallyDrop;
+use core::ptr;
+
+use crate::arena::FrameArena;
+
+/// Names the type of a frame's data for any frame lifetime, so that it can
+/// be sealed with its arena: `impl FrameData for Render { type Of<'f> =
+/// RenderList<'f>; }`. `Render` itself is only a name (an empty type).
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, FrameData};
+///
+/// /// What the renderer gets each frame: sprites and text in the arena.
+/// struct RenderList<'f> {
+///     sprites: &'f [[f32; 2]],
+///     title: &'f str,
+/// }
+/// struct Render;
+/// impl FrameData for Render {
+///     type Of<'f> = RenderList<'f>;
+/// }
+///
+/// let sealed = FrameArena::new().seal::<Render>(|arena| RenderList {
+///     sprites: arena.alloc_slice_fill_with(3, |i| [i as f32, 0.0]),
+///     title: arena.alloc_str("frame 1"),
+/// });
+/// let on_render_thread = std::thread::spawn(move || {
+///     sealed.with(|list| assert_eq!((list.sprites.len(), list.title), (3, "frame 1")));
+///     sealed.reclaim() // the arena comes back, empty
+/// });
+/// assert_eq!(on_render_thread.join().unwrap().used(), 0);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not name a frame's data",
+    label = "`seal::<D>` and `Sealed<D>` need `D: FrameData`",
+    note = "name the data's type for any frame lifetime: `struct Render; impl FrameData for Render {{ type Of<'f> = MyData<'f>; }}`, then `arena.seal::<Render>(..)`"
+)]
+pub trait FrameData {
+    /// The data's type when the frame's arena is borrowed for `'f`.
+    type Of<'f>;
+}
+
+/// A frame's arena and a value built in it, as one piece: it may outlive
+/// the code that built it and move to another thread (with the data), and
+/// gives the arena back when the data is done with. Made by
+/// [`FrameArena::seal`].
+///
+/// Dropping a `Sealed` drops the data, then the arena.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, FrameData};
+///
+/// struct Log;
+/// impl FrameData for Log {
+///     type Of<'f> = &'f [&'f str];
+/// }
+///
+/// let mut arena = FrameArena::new();
+/// let sealed = arena.seal::<Log>(|arena| {
+///     let lines: [&str; 2] = [arena.alloc_str("built"), arena.alloc_str("then read")];
+///     arena.alloc_slice_copy(&lines)
+/// });
+/// let lines = sealed.with(|lines| lines.join(" "));
+/// assert_eq!(lines, "built then read");
+/// arena = sealed.reclaim();
+/// assert_eq!(arena.used(), 0);
+/// ```
+pub struct Sealed<D: FrameData> {
+    /// The data, its arena lifetime erased (see the module docs); dropped
+    /// before the arena.
+    data: ManuallyDrop<D::Of<'static>>,
+    arena: ManuallyDrop<FrameArena>,
+    /// The arena's bytes in use when sealed (it cannot change while sealed).
+    used: usize,
+}
+
+// SAFETY: through `&Sealed` only the data is reachable, and only as a shared
+// reference (`with`); the arena is used only through `self` or `&mut self`.
+// So sharing a `Sealed` shares the data and nothing else.
+unsafe impl<D: FrameData> Sync for Sealed<D> where for<'f> D::Of<'f>: Sync {}
+
+impl FrameArena {
+    /// Builds a frame's data in this arena and seals the two together, so
+    /// that the data can outlive this code and move to another thread
+    /// (rendering frame N there while this thread builds frame N+1).
+    ///
+    /// `build` gets the arena and returns the data. The data may hold
+    /// references into the arena (`&'f T`, `&'f str`, `&'f [T]`), but not
+    /// the arena itself: an arena `Vec`, `Box`, `String` or
+    /// `SegmentedList` holds a `&FrameArena`, which is not `Send`, and is
+    /// rejected. Freeze those first: `vec.leak()`,
+    /// [`String::leak`](crate::String::leak),
+    /// [`SegmentedList::leak`](crate::SegmentedList::leak),
+    /// [`Box::leak`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// #![feature(allocator_api)]
+    /// use tickarena::{FrameArena, FrameData, format_in};
+    ///
+    /// struct Labels;
+    /// impl FrameData for Labels {
+    ///     type Of<'f> = &'f [&'f str];
+    /// }
+    ///
+    /// let sealed = FrameArena::new().seal::<Labels>(|arena| {
+    ///     let mut labels = Vec::new_in(arena);
+    ///     for id in 0..3 {
+    ///         labels.push(&*format_in!(arena, "entity {id}").leak());
+    ///     }
+    ///     labels.leak() // frozen: a slice, no longer a Vec holding the arena
+    /// });
+    /// assert_eq!(sealed.with(|labels| labels[2].to_owned()), "entity 2");
+    /// ```
+    pub fn seal<D: FrameData>(
+        self,
+        build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>,
+    ) -> Sealed<D>
+    where
+        for<'f> D::Of<'f>: Send,
+    {
+        Sealed::build(&mut Some(self), build)
+    }
+}
+
+impl<D: FrameData> Sealed<D> {
+    /// Builds the data in the arena of `slot` and seals the two; the arena
+    /// leaves the slot only once `build` has returned, so a panic in
+    /// `build` leaves it there for the caller (the frames-in-flight
+    /// channel puts it back in the circle).
+    ///
+    /// # Panics
+    ///
+    /// If `slot` is empty.
+    pub(crate) fn build(
+        slot: &mut Option<FrameArena>,
+        build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>,
+    ) -> Sealed<D>
+    where
+        for<'f> D::Of<'f>: Send,
+    {
+        let arena = slot.as_ref().expect("an arena to seal");
+        let data = ManuallyDrop::new(build(arena));
+        // SAFETY: `D::Of<'_>` and `D::Of<'static>` are the same type but
+        // for a lifetime, so they have one layout; the value is read once
+        // (the original is in a `ManuallyDrop` and never used again). The
+        // erased lifetime is sound as the module docs argue: the data
+        // points into the arena's region, never at the `FrameArena` struct
+        // (it is `Send`), and is dropped before the arena is reset or freed.
+        let data: D::Of<'static> = unsafe { ptr::read((&raw const *data).cast()) };
+        let arena = slot.take().expect("the arena is still in its slot");
+        Sealed {
+            data: ManuallyDrop::new(data),
+            used: arena.used(),
+            arena: ManuallyDrop::new(arena),
+        }
+    }
+
+    /// Reads the data, on any thread that has the `Sealed` (or, when the
+    /// data is `Sync`, a reference to it). Nothing borrowed from the data
+    /// can leave `read`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, FrameData};
+    /// struct Total;
+    /// impl FrameData for Total {
+    ///     type Of<'f> = &'f [u64];
+    /// }
+    /// let sealed = FrameArena::new().seal::<Total>(|a| &*a.alloc_slice_copy(&[1, 2, 3]));
+    /// let shared = &sealed;
+    /// let sums: Vec<u64> = std::thread::scope(|s| {
+    ///     let readers: Vec<_> = (0..2)
+    ///         .map(|_| s.spawn(move || shared.with(|v| v.iter().sum::<u64>())))
+    ///         .collect();
+    ///     readers.into_iter().map(|r| r.join().unwrap()).collect()
+    /// });
+    /// assert_eq!(sums, [6, 6]);
+    /// ```
+    pub fn with<R>(&self, read: impl for<'f> FnOnce(&D::Of<'f>) -> R) -> R {
+        // `'f = 'static` here; `read` is generic over `'f`, so it cannot
+        // tell (see the module docs, point 3).
+        read(&self.data)
+    }
+
+    /// Drops the data and gives the arena back, its bytes still allocated
+    /// (the frame goes on: reclaim it when you are done with it).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, FrameData};
+    /// struct Bytes;
+    /// impl FrameData for Bytes {
+    ///     type Of<'f> = &'f [u8];
+    /// }
+    /// let sealed = FrameArena::new().seal::<Bytes>(|a| &*a.alloc_slice_copy(&[0u8; 100]));
+    /// let arena = sealed.unseal();
+    /// assert!(arena.used() >= 100);
+    /// assert_eq!(arena.reclaim().used(), 0);
+    /// ```
+    pub fn unseal(self) -> FrameArena {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never used again but for taking the arena, so
+        // the data is dropped exactly once, before the arena leaves.
+        unsafe { ManuallyDrop::drop(&mut this.data) };
+        // SAFETY: taken once; `this` is not dropped (it is `ManuallyDrop`).
+        unsafe { ManuallyDrop::take(&mut this.arena) }
+    }
+
+    /// Drops the data and reclaims the arena: [`unseal`](Self::unseal),
+    /// then [`FrameArena::reclaim`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, FrameData};
+    /// struct Name;
+    /// impl FrameData for Name {
+    ///     type Of<'f> = &'f str;
+    /// }
+    /// let mut arena = FrameArena::new();
+    /// for frame in 0..3 {
+    ///     let sealed = arena.seal::<Name>(|a| &*a.alloc_str("frame"));
+    ///     arena = sealed.reclaim();
+    /// }
+    /// assert_eq!(arena.stats().frames, 3);
+    /// ```
+    pub fn reclaim(self) -> FrameArena {
+        self.unseal().reclaim()
+    }
+
+    /// Bytes the frame holds in its arena.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, FrameData};
+    /// struct Grid;
+    /// impl FrameData for Grid {
+    ///     type Of<'f> = &'f [u32];
+    /// }
+    /// let sealed = FrameArena::new().seal::<Grid>(|a| &*a.alloc_slice_fill_with(256, |i| i as u32));
+    /// assert_eq!(sealed.used(), 1024);
+    /// ```
+    pub fn used(&self) -> usize {
+        self.used
+    }
+}
+
+impl<D: FrameData> Drop for Sealed<D> {
+    fn drop(&mut self) {
+        // SAFETY: dropped once each, the data first: it points into the
+        // arena's memory. Neither field is used after this.
+        unsafe {
+            ManuallyDrop::drop(&mut self.data);
+            ManuallyDrop::drop(&mut self.arena);
+        }
+    }
+}
+
+impl<D: FrameData> core::fmt::Debug for Sealed<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sealed")
+            .field("used", &self.used())
+            .finish_non_exhaustive()
+    }
+}
