@@ -160,6 +160,24 @@ impl<D: FrameData> Shared<D> {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Waits on `changed` until `ready` finds what it waits for in the
+    /// state, and returns that.
+    fn wait_until<T>(
+        &self,
+        changed: &Condvar,
+        mut ready: impl FnMut(&mut State<D>) -> Option<T>,
+    ) -> T {
+        let mut state = self.lock();
+        loop {
+            if let Some(found) = ready(&mut state) {
+                return found;
+            }
+            state = changed
+                .wait(state)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+
     /// Frames sealed or being built or read: arenas out of the free list.
     fn in_flight(&self) -> usize {
         self.frames - self.lock().free.len()
@@ -222,22 +240,16 @@ impl<D: FrameData> Producer<D> {
     where
         for<'f> D::Of<'f>: Send,
     {
-        let arena = {
-            let mut state = self.shared.lock();
-            loop {
+        let shared = &*self.shared;
+        let arena = shared
+            .wait_until(&shared.free_changed, |state| {
                 if state.consumer_gone {
-                    return Err(Disconnected);
+                    Some(None)
+                } else {
+                    state.free.pop().map(Some)
                 }
-                if let Some(arena) = state.free.pop() {
-                    break arena;
-                }
-                state = self
-                    .shared
-                    .free_changed
-                    .wait(state)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-            }
-        };
+            })
+            .ok_or(Disconnected)?;
         // The arena stays in the guard until `build` has returned; on a
         // panic the guard puts it back.
         let mut building = Building {
@@ -338,22 +350,14 @@ impl<D: FrameData> Consumer<D> {
     /// assert_eq!(consumer.consume(|text| text.len()), None);
     /// ```
     pub fn consume<R>(&mut self, read: impl for<'f> FnOnce(&D::Of<'f>) -> R) -> Option<R> {
-        let sealed = {
-            let mut state = self.shared.lock();
-            loop {
-                if let Some(sealed) = state.ready.pop_front() {
-                    break sealed;
-                }
-                if state.producer_gone {
-                    return None;
-                }
-                state = self
-                    .shared
-                    .ready_changed
-                    .wait(state)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let shared = &*self.shared;
+        let sealed = shared.wait_until(&shared.ready_changed, |state| {
+            match state.ready.pop_front() {
+                Some(sealed) => Some(Some(sealed)),
+                None if state.producer_gone => Some(None),
+                None => None,
             }
-        };
+        })?;
         Some(self.read_and_give_back(sealed, read))
     }
 
