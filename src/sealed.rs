@@ -16,7 +16,11 @@
 //!    not move when the `FrameArena` struct moves into the `Sealed` and is
 //!    neither reset nor freed while the `Sealed` holds it: the data is
 //!    dropped first ([`Sealed::unseal`], [`Sealed::reclaim`], `Drop`), and
-//!    only then is the arena handed back or dropped.
+//!    only then is the arena handed back or dropped. (`yoke` wraps its
+//!    borrowed value in `MaybeUninit` because its owner is often a `Box`,
+//!    whose move would assert uniqueness of memory the value points into;
+//!    an arena holds its region through raw pointers, which a move does
+//!    not retag. Miri checks this under Stacked and Tree Borrows.)
 //! 2. **The data cannot point at the arena struct itself.** That struct
 //!    moves with the `Sealed`. Everything that holds a `&FrameArena` (an
 //!    arena `Vec`, `Box`, `String`, `SegmentedList`) is `!Send`, because
