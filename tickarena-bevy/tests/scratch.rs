@@ -1,0 +1,76 @@
+//! Real `App::update` frames: each system's scratch is its own and reset
+//! before each run, and a burst's pages go back.
+
+#![feature(allocator_api)]
+
+use bevy_app::{App, Update};
+use bevy_ecs::prelude::*;
+use tickarena_bevy::{FrameScratch, SCRATCH_RETAIN};
+
+/// What the systems under test saw, run by run.
+#[derive(Resource, Default)]
+struct Seen {
+    /// (system, used at the start of the run, committed, arena address)
+    runs: Vec<(&'static str, usize, usize, usize)>,
+}
+
+fn record(name: &'static str, scratch: &FrameScratch, seen: &mut Seen) {
+    let stats = scratch.stats();
+    seen.runs.push((
+        name,
+        stats.used,
+        stats.committed,
+        &**scratch as *const _ as usize,
+    ));
+}
+
+/// Allocates 8 MiB on odd frames (a burst), 4 KiB otherwise.
+fn bursty(scratch: FrameScratch, mut seen: ResMut<Seen>, mut frame: Local<u32>) {
+    record("bursty", &scratch, &mut seen);
+    *frame += 1;
+    let bytes = if *frame % 2 == 1 { 8 << 20 } else { 4 << 10 };
+    let block = scratch.alloc_slice_fill_with(bytes, |i| i as u8);
+    assert_eq!(block[bytes - 1], (bytes - 1) as u8);
+}
+
+fn steady(scratch: FrameScratch, mut seen: ResMut<Seen>) {
+    record("steady", &scratch, &mut seen);
+    let mut list = Vec::with_capacity_in(100, &*scratch);
+    list.extend(0..100u64);
+    assert_eq!(list.iter().sum::<u64>(), 4950);
+}
+
+#[test]
+fn each_system_has_its_own_scratch_reset_before_every_run() {
+    let mut app = App::new();
+    app.init_resource::<Seen>()
+        .add_systems(Update, (bursty, steady.after(bursty)));
+    for _ in 0..4 {
+        app.update();
+    }
+    let runs = &app.world().resource::<Seen>().runs;
+    assert_eq!(runs.len(), 8);
+    for &(name, used, ..) in runs {
+        assert_eq!(used, 0, "{name} started a run on a used arena");
+    }
+    let address = |name| runs.iter().find(|run| run.0 == name).unwrap().3;
+    assert_ne!(address("bursty"), address("steady"), "one arena per system");
+    assert!(
+        runs.iter()
+            .filter(|run| run.0 == "bursty")
+            .all(|run| run.3 == address("bursty"))
+    );
+    // After each 8 MiB burst, the next run starts with at most the
+    // retained size committed.
+    let bursty_committed: Vec<usize> = runs
+        .iter()
+        .filter(|run| run.0 == "bursty")
+        .map(|run| run.2)
+        .collect();
+    for committed in &bursty_committed[1..] {
+        assert!(
+            *committed <= SCRATCH_RETAIN,
+            "a burst's pages were kept: {bursty_committed:?}"
+        );
+    }
+}
