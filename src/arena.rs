@@ -99,6 +99,11 @@ pub struct FrameArena {
     high_water: usize,
     /// Reclaims and resets so far.
     frames: u64,
+    name: Option<&'static str>,
+    /// Where each frame's figures go in Tracy (`None`: not plotted, e.g.
+    /// the arenas of a `ThreadArenas`, which plots their sums).
+    #[cfg(feature = "tracy")]
+    plots: Option<crate::tracy::ArenaPlots>,
 }
 
 // SAFETY: the arena owns its region exclusively, and every reference into it
@@ -186,7 +191,7 @@ impl FrameArena {
     pub fn from_buffer(buffer: &'static mut [MaybeUninit<u8>]) -> FrameArena {
         let len = buffer.len();
         match Region::over_buffer(buffer, ADDRESS_LIMIT) {
-            Some(region) => FrameArena::from_region(region, len),
+            Some(region) => FrameArena::from_region(region, len, None),
             None => panic!(
                 "tickarena: FrameArena::from_buffer needs a buffer that ends below address \
                  {ADDRESS_LIMIT:#x}"
@@ -194,7 +199,11 @@ impl FrameArena {
         }
     }
 
-    pub(crate) fn from_region(region: Region, retain: usize) -> FrameArena {
+    pub(crate) fn from_region(
+        region: Region,
+        retain: usize,
+        name: Option<&'static str>,
+    ) -> FrameArena {
         let base = region.base().addr().get();
         FrameArena {
             top: Published::new(base),
@@ -204,7 +213,27 @@ impl FrameArena {
             retain,
             high_water: 0,
             frames: 0,
+            name,
+            #[cfg(feature = "tracy")]
+            plots: Some(crate::tracy::ArenaPlots::new(name)),
         }
+    }
+
+    /// The name given with [`FrameArenaBuilder::name`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::FrameArena::new().name(), None);
+    /// ```
+    pub fn name(&self) -> Option<&'static str> {
+        self.name
+    }
+
+    /// Stops plotting this arena's frames to Tracy (its owner plots them).
+    #[cfg(feature = "tracy")]
+    pub(crate) fn stop_plotting(&mut self) {
+        self.plots = None;
     }
 
     /// Ends the frame: every allocation made since the last reclaim is gone,
@@ -273,6 +302,10 @@ impl FrameArena {
         self.top.set(self.base());
         self.lowered_from.set(self.base());
         self.frames += 1;
+        #[cfg(feature = "tracy")]
+        if let Some(plots) = &mut self.plots {
+            plots.plot(used, self.high_water, self.region.committed());
+        }
     }
 
     /// Bytes handed out since the last reclaim, alignment padding included.
@@ -524,6 +557,7 @@ impl Default for FrameArena {
 impl fmt::Debug for FrameArena {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FrameArena")
+            .field("name", &self.name)
             .field("stats", &self.stats())
             .field("retain", &self.retain)
             .finish()

@@ -185,6 +185,8 @@ pub struct FrameLoop<G: Game> {
     tick: u64,
     /// Simulated time: the fixed steps run so far.
     time: Duration,
+    #[cfg(feature = "tracy")]
+    tick_plot: crate::tracy::TickPlot,
 }
 
 impl<G: Game> FrameLoop<G> {
@@ -208,12 +210,11 @@ impl<G: Game> FrameLoop<G> {
     /// assert_eq!(game.step(), std::time::Duration::from_secs(1) / 60);
     /// ```
     pub fn new(world: G) -> Self {
-        FrameLoop::with_parts(
-            world,
-            FrameArena::new(),
-            FixedTimestep::default(),
-            DEFAULT_HISTORY,
-        )
+        let arena = match FrameArena::builder().name("frame loop").build() {
+            Ok(arena) => arena,
+            Err(error) => panic!("tickarena: cannot create the frame loop's arena: {error}"),
+        };
+        FrameLoop::with_parts(world, arena, FixedTimestep::default(), DEFAULT_HISTORY)
     }
 
     /// A loop with the given arena, fixed timestep and history length.
@@ -242,11 +243,13 @@ impl<G: Game> FrameLoop<G> {
         FrameLoop {
             world,
             arena,
-            threads: ThreadArenas::new(),
+            threads: ThreadArenas::with_builder(FrameArena::builder().name("frame loop workers")),
             timestep,
             history: FrameHistory::with_capacity(history),
             tick: 0,
             time: Duration::ZERO,
+            #[cfg(feature = "tracy")]
+            tick_plot: crate::tracy::TickPlot::new(),
         }
     }
 
@@ -384,6 +387,8 @@ impl<G: Game> FrameLoop<G> {
         };
         self.history.push(record);
         self.tick += 1;
+        #[cfg(feature = "tracy")]
+        self.tick_plot.plot(record.arena_bytes);
         record
     }
 

@@ -79,6 +79,23 @@ pub type FrameString<'f> = String<&'f FrameArena>;
 /// *grid.entry((0, 1)).or_insert(0) += 1;
 /// assert_eq!(grid[&(0, 1)], 2);
 /// ```
+///
+/// hashbrown's map (faster hashing by default) works in the arena the same
+/// way with hashbrown's `nightly` cargo feature, which makes it use core's
+/// `Allocator` (`hashbrown = { version = "0.17", features = ["nightly"] }`;
+/// without it hashbrown expects `allocator_api2`'s trait and rejects
+/// `&FrameArena`). There is no alias for it here, so that tickarena's API
+/// does not pin a hashbrown version:
+///
+/// ```
+/// let arena = tickarena::FrameArena::new();
+/// let mut seen = hashbrown::HashMap::new_in(&arena);
+/// for word in "a frame, a map, a frame".split(", ") {
+///     *seen.entry(word).or_insert(0u32) += 1;
+/// }
+/// assert_eq!(seen["a frame"], 2);
+/// assert!(arena.used() > 0, "the table is in the arena");
+/// ```
 #[cfg(feature = "std")]
 pub type FrameHashMap<'f, K, V, S = std::hash::RandomState> =
     std::collections::HashMap<K, V, S, &'f FrameArena>;

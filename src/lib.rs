@@ -75,6 +75,10 @@
 //!   the crate is `no_std` + `alloc`: arenas (over a buffer, or one block
 //!   from the global allocator), [`String`], the macros, [`SegmentedList`].
 //! * `winit`: the window adapter (implies `std`).
+//! * `tracy`: every reset of a [`FrameArena`] or [`ThreadArenas`] plots the
+//!   frame's bytes, high water and committed bytes to Tracy (named after
+//!   [`FrameArenaBuilder::name`]), and the frame loop its tick's bytes,
+//!   while a Tracy client runs; nothing at all when off.
 //!
 //! # Features of the nightly toolchain used
 //!
@@ -120,6 +124,8 @@ mod segmented;
 mod string;
 #[cfg(feature = "std")]
 mod threads;
+#[cfg(feature = "tracy")]
+mod tracy;
 mod vec_in;
 #[cfg(feature = "winit")]
 pub mod winit;
@@ -133,6 +139,8 @@ pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
 #[cfg(feature = "std")]
 pub use threads::ThreadArenas;
+#[cfg(feature = "tracy")]
+pub use tracy::tracy_points_sent;
 
 /// Iterators of [`SegmentedList`].
 ///

@@ -106,6 +106,10 @@ pub struct ThreadArenas {
     high_water: usize,
     /// Resets of the set.
     frames: u64,
+    /// The set's sums in Tracy, under the builder's name (its arenas are
+    /// not plotted one by one).
+    #[cfg(feature = "tracy")]
+    plots: crate::tracy::ArenaPlots,
 }
 
 /// The arenas, and which thread has each one this frame.
@@ -219,6 +223,10 @@ impl ThreadArenas {
                 arenas: SegmentedList::new(),
                 claims: Vec::new(),
             }),
+            #[cfg(feature = "tracy")]
+            plots: crate::tracy::ArenaPlots::new(Some(
+                builder.arena_name().unwrap_or("tickarena threads"),
+            )),
             builder,
             high_water: 0,
             frames: 0,
@@ -311,7 +319,14 @@ impl ThreadArenas {
             None => match Self::free_arena_for(thread, claims) {
                 Some(index) => index,
                 None => {
-                    arenas.push(CachePadded(self.builder.clone().build()?));
+                    let arena = self.builder.clone().build()?;
+                    #[cfg(feature = "tracy")]
+                    let arena = {
+                        let mut arena = arena;
+                        arena.stop_plotting();
+                        arena
+                    };
+                    arenas.push(CachePadded(arena));
                     claims.push(Claim {
                         holder: NO_THREAD,
                         last_holder: NO_THREAD,
@@ -386,6 +401,11 @@ impl ThreadArenas {
         // Every cached arena pointer now has a stale key.
         self.frame_key = new_frame_key();
         self.frames += 1;
+        #[cfg(feature = "tracy")]
+        {
+            let committed = self.stats().committed;
+            self.plots.plot(peak, self.high_water, committed);
+        }
     }
 
     /// Ends the frame like [`reset`](Self::reset), by value.

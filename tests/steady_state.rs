@@ -287,13 +287,20 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
     };
     let mut game = FrameLoop::new(Field::new(Some(pool)));
     let during = steady_allocations(&mut game, 1000);
-    // At most rayon's own (±1 block: where the injector's block starts).
+    // At most rayon's own, give or take its noise: where the injector's
+    // blocks start, and crossbeam-epoch's deferred frees of old blocks,
+    // which now and then allocate a garbage bag (17 instead of 16 blocks
+    // was seen under load).
+    const RAYON_NOISE: u64 = 2;
     assert!(
-        during <= rayon_only,
+        during <= rayon_only + RAYON_NOISE,
         "1000 steady ticks on 2 rayon workers made {during} heap allocations; \
          rayon alone makes {rayon_only}"
     );
-    assert!(rayon_only <= 1000 / 63 + 1, "rayon's own: {rayon_only}");
+    assert!(
+        rayon_only <= 1000 / 63 + 1 + RAYON_NOISE,
+        "rayon's own: {rayon_only}"
+    );
     assert!(
         game.threads().len() >= 2,
         "the work ran on the pool's threads"

@@ -108,6 +108,30 @@ fn avoid_crowds(
     }
 }
 
+/// Side of a cell of the per-frame crowd map.
+const CROWD_CELL: f32 = 25.0;
+/// Entities in one cell above which they slow down.
+const CROWDED: u32 = 12;
+
+/// Slows entities in crowded cells a little. The cells are counted in a
+/// hashbrown map built in the frame arena each step (hashbrown's `nightly`
+/// feature: core's `Allocator`), so it costs no heap allocation.
+fn slow_in_crowds(entities: &mut SegmentedList<Entity>, arena: &tickarena::FrameArena) {
+    let cell = |position: Vec2| {
+        let cell = (position / CROWD_CELL).floor();
+        (cell.x as i32, cell.y as i32)
+    };
+    let mut counts = hashbrown::HashMap::with_capacity_in(1024, arena);
+    for entity in entities.iter() {
+        *counts.entry(cell(entity.position)).or_insert(0u32) += 1;
+    }
+    for entity in entities.iter_mut() {
+        if counts[&cell(entity.position)] > CROWDED {
+            entity.velocity *= 0.995;
+        }
+    }
+}
+
 /// Entities per rayon job in the crowd steering.
 const CROWD_CHUNK: usize = 1024;
 /// Cells per side of the crowd grid over the world.
@@ -280,6 +304,7 @@ impl Game for World {
         if let Some(pool) = &self.workers {
             avoid_crowds(&mut self.entities, pool, frame, dt);
         }
+        slow_in_crowds(&mut self.entities, frame.arena());
         for entity in self.entities.iter_mut() {
             entity.position += entity.velocity * dt;
             // Bounce off the walls, heading back in.

@@ -39,6 +39,7 @@ pub struct FrameArenaBuilder {
     reserve: Option<usize>,
     retain: Option<usize>,
     huge_pages: bool,
+    name: Option<&'static str>,
 }
 
 impl FrameArenaBuilder {
@@ -99,6 +100,28 @@ impl FrameArenaBuilder {
         self
     }
 
+    /// Names the arena: shown by `Debug` and, with the cargo feature
+    /// `tracy`, the name of its plots in Tracy (`"<name>: frame bytes"`,
+    /// `"<name>: high water"`, `"<name>: committed"`; unnamed arenas share
+    /// `"tickarena"`).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder().name("particles").build().unwrap();
+    /// assert_eq!(arena.name(), Some("particles"));
+    /// ```
+    pub fn name(mut self, name: &'static str) -> Self {
+        self.name = Some(name);
+        self
+    }
+
+    /// The name given with [`name`](Self::name).
+    #[cfg(feature = "tracy")]
+    pub(crate) fn arena_name(&self) -> Option<&'static str> {
+        self.name
+    }
+
     /// Reserves the address space and creates the arena.
     ///
     /// # Errors
@@ -147,6 +170,6 @@ impl FrameArenaBuilder {
             smallest_tried: refused.smallest_tried,
         })?;
         let retain = self.retain.unwrap_or(DEFAULT_RETAIN).min(region.reserved());
-        Ok(FrameArena::from_region(region, retain))
+        Ok(FrameArena::from_region(region, retain, self.name))
     }
 }

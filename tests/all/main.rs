@@ -21,6 +21,7 @@ mod child_process;
 mod collection_out_of_arena;
 mod compile_fail;
 mod frame_loop;
+mod hashbrown_model;
 mod sealed;
 mod segmented_drops;
 mod segmented_misc;
