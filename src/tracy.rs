@@ -6,6 +6,9 @@
 //! Tracy client runs (`tracy_client::Client::running()`): with
 //! tracy-client's `manual-lifetime` feature, from `Client::start()` on.
 //! Without the feature none of this is compiled: not even a branch.
+//!
+//! Each arena's plot names are made when it is built and kept for the
+//! process, as Tracy needs (a few dozen bytes per arena built).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
