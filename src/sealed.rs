@@ -188,12 +188,10 @@ impl<D: FrameData> Sealed<D> {
     {
         let arena = slot.as_ref().expect("an arena to seal");
         let data = ManuallyDrop::new(build(arena));
-        // SAFETY: `D::Of<'_>` and `D::Of<'static>` are the same type but
-        // for a lifetime, so they have one layout; the value is read once
-        // (the original is in a `ManuallyDrop` and never used again). The
-        // erased lifetime is sound as the module docs argue: the data
+        // The erased lifetime is sound as the module docs argue: the data
         // points into the arena's region, never at the `FrameArena` struct
         // (it is `Send`), and is dropped before the arena is reset or freed.
+        // SAFETY: same type but for a lifetime (one layout), read once from a `ManuallyDrop`.
         let data: D::Of<'static> = unsafe { ptr::read((&raw const *data).cast()) };
         let arena = slot.take().expect("the arena is still in its slot");
         Sealed {

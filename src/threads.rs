@@ -294,12 +294,13 @@ impl ThreadArenas {
     pub fn try_local(&self) -> Result<&FrameArena, ArenaError> {
         let cached = CACHED.get();
         if cached.frame_key == self.frame_key {
-            // SAFETY: the key is this set's for this frame, so `claim`
-            // stored the pointer for this thread during this frame: it
-            // points into `registry.arenas` (elements never move, and the
-            // list lives as long as `self`), and the arena is this thread's
-            // alone until `reset(&mut self)`, which cannot happen while the
-            // returned borrow of `self` lives.
+            // The key is this set's for this frame, so `claim` stored the
+            // pointer for this thread during this frame: it points into
+            // `registry.arenas` (elements never move, and the list lives as
+            // long as `self`), and the arena is this thread's alone until
+            // `reset(&mut self)`, which cannot happen while the returned
+            // borrow of `self` lives.
+            // SAFETY: a valid pointer to this thread's arena for this frame (above).
             return Ok(unsafe { &*cached.arena });
         }
         self.claim()
@@ -503,11 +504,11 @@ impl ThreadArenas {
         let registry = self.lock();
         for index in 0..registry.arenas.len() {
             let arena = registry.arena_ptr(index);
-            // SAFETY: the pointer is valid (see `claim`). The arena may be
-            // in use by another thread right now, so only its figures are
-            // read: `stats` reads fields that its thread writes through
-            // atomics (`Published`) and fields that change only under
-            // `&mut` (which no one has while `self` is borrowed).
+            // The arena may be in use by another thread right now, so only
+            // its figures are read: `stats` reads fields that its thread
+            // writes through atomics (`Published`) and fields that change
+            // only under `&mut` (which no one has while `self` is borrowed).
+            // SAFETY: the pointer is valid (see `claim`); only figures are read (above).
             visit(unsafe { arena.as_ref() }.stats());
         }
     }

@@ -8,12 +8,12 @@ use core::ptr::NonNull;
 use super::FrameArena;
 use crate::asan;
 
-// SAFETY: memory handed out stays valid and untouched by the arena until it
-// is deallocated, shrunk or grown by the caller, or until the arena is
-// reclaimed, which needs the arena by value or `&mut` and so cannot happen
-// while any `&FrameArena` (and thus any collection using it) is alive.
-// Copies of `&FrameArena` are the same allocator, so memory from one can be
-// freed through another.
+// Reclaiming needs the arena by value or `&mut`, so it cannot happen while
+// any `&FrameArena` (and thus any collection using it) is alive. Copies of
+// `&FrameArena` are the same allocator, so memory from one can be freed
+// through another.
+// SAFETY: memory handed out stays valid and untouched by the arena until
+// the caller frees, shrinks or grows it, or the arena is reclaimed (above).
 unsafe impl Allocator for &FrameArena {
     #[inline(always)]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {

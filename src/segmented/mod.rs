@@ -727,11 +727,10 @@ impl<T, A: Allocator> SegmentedList<T, A> {
         let filled = this.segments().count();
         let mut outer = Vec::with_capacity_in(filled, *this.table.allocator());
         for segment in this.segments_mut() {
-            // SAFETY: the list is never dropped (`ManuallyDrop`), so its
-            // segments are never freed or reused by it, and nothing else
-            // refers to them: each slice is the only access to its elements
-            // for as long as the allocator's memory lives, which `A: 'a`
-            // makes at least `'a`.
+            // The list is never dropped (`ManuallyDrop`), so its segments
+            // are never freed or reused by it, and nothing else refers to
+            // them; the allocator's memory lives at least `'a` (`A: 'a`).
+            // SAFETY: each slice is the only access to its elements for `'a`.
             outer.push(unsafe { &mut *ptr::from_mut::<[T]>(segment) });
         }
         outer.leak()
