@@ -137,6 +137,30 @@ pub trait Game: Sized {
     /// Turns one event into zero or more actions, pushed onto the frame
     /// (allocated in its arena), applied once every event of the tick is
     /// mapped.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+    /// struct Inbox { next_id: u32, read: Vec<(u32, usize)> }
+    /// struct Read<'f>(u32, &'f str);
+    /// impl Action<Inbox> for Read<'_> {
+    ///     fn apply(&mut self, inbox: &mut Inbox, _: &mut Frame<'_, Inbox>) {
+    ///         inbox.read.push((self.0, self.1.len()));
+    ///     }
+    /// }
+    /// impl Game for Inbox {
+    ///     type Event = &'static str;
+    ///     fn actions<'f>(&mut self, message: &'static str, frame: &mut Frame<'f, Self>) {
+    ///         self.next_id += 1; // `&mut self`: ids need no `Cell`
+    ///         let copy = frame.arena().alloc_str(message);
+    ///         frame.push(Read(self.next_id, copy));
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Inbox { next_id: 0, read: Vec::new() });
+    /// game.tick(["hi", "hello"], game.step());
+    /// assert_eq!(game.world().read, [(1, 2), (2, 5)]);
+    /// ```
     fn actions<'f>(&mut self, event: Self::Event, frame: &mut Frame<'f, Self>);
 
     /// One fixed step of the simulation, after the events' actions are
@@ -144,6 +168,28 @@ pub trait Game: Sized {
     /// (possibly zero: see [`FrameLoop::tick`]). Actions it pushes apply
     /// right after the step; scratch memory comes from `frame.arena()`, and
     /// what must reach `end_frame` goes in `scratch`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// struct Ball { height: f32, lowest: f32 }
+    /// impl Game for Ball {
+    ///     type Event = ();
+    ///     type Scratch<'f> = Option<f32>; // the step's lowest point, for `end_frame`
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, lowest: &mut Option<f32>) {
+    ///         self.height -= 10.0 * frame.step().as_secs_f32();
+    ///         *lowest = Some(lowest.map_or(self.height, |l| l.min(self.height)));
+    ///     }
+    ///     fn end_frame<'f>(&mut self, _: &mut Frame<'f, Self>, lowest: &mut Option<f32>) {
+    ///         self.lowest = lowest.unwrap_or(self.height);
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Ball { height: 1.0, lowest: 1.0 });
+    /// game.tick([], game.step() * 3);
+    /// assert!(game.world().lowest < 0.6);
+    /// ```
     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, scratch: &mut Self::Scratch<'f>) {
         let _ = (frame, scratch);
     }
@@ -151,6 +197,24 @@ pub trait Game: Sized {
     /// The end of the tick, before it is presented and reclaimed: draw,
     /// report, log (with strings from the arena). Actions it pushes apply
     /// right after it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// struct Hud(std::string::String);
+    /// impl Game for Hud {
+    ///     type Event = ();
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+    ///         let line = tickarena::format_in!(frame.arena(), "{} events", frame.events());
+    ///         self.0 = line.as_str().to_owned();
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Hud(std::string::String::new()));
+    /// game.tick([(), ()], game.step());
+    /// assert_eq!(game.world().0, "2 events");
+    /// ```
     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, scratch: &mut Self::Scratch<'f>) {
         let _ = (frame, scratch);
     }

@@ -192,11 +192,41 @@ impl<D: FrameData> Shared<D> {
 
 /// The building end of a frames-in-flight [`channel`]: one per channel,
 /// `Send` to the thread that builds frames.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameData, in_flight};
+/// struct Ids;
+/// impl FrameData for Ids {
+///     type Of<'f> = &'f [u32];
+/// }
+/// let (mut producer, mut consumer) = in_flight::channel::<Ids>(2);
+/// let builder = std::thread::spawn(move || {
+///     producer.produce(|arena| &*arena.alloc_slice_copy(&[1, 2, 3])).unwrap();
+/// });
+/// assert_eq!(consumer.consume(|ids| ids.iter().sum::<u32>()), Some(6));
+/// builder.join().unwrap();
+/// ```
 pub struct Producer<D: FrameData> {
     shared: Arc<Shared<D>>,
 }
 
 /// The consumer is gone: [`Producer::produce`] has no one to hand frames to.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameData, in_flight};
+/// struct Unit;
+/// impl FrameData for Unit {
+///     type Of<'f> = ();
+/// }
+/// let (mut producer, consumer) = in_flight::channel::<Unit>(1);
+/// drop(consumer);
+/// let error = producer.produce(|_| ()).unwrap_err();
+/// assert_eq!(error.to_string(), "the consumer of the frames in flight is gone");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Disconnected;
 
@@ -323,6 +353,23 @@ impl<D: FrameData> Drop for Building<'_, D> {
 
 /// The reading end of a frames-in-flight [`channel`]: one per channel,
 /// `Send` to the thread that reads frames.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameData, in_flight};
+/// struct Text;
+/// impl FrameData for Text {
+///     type Of<'f> = &'f str;
+/// }
+/// let (mut producer, consumer) = in_flight::channel::<Text>(2);
+/// let mut consumer = consumer; // moved to the render thread in a real game
+/// producer.produce(|arena| &*arena.alloc_str("drawn elsewhere")).unwrap();
+/// let drawn = std::thread::spawn(move || consumer.consume(|text| text.len()))
+///     .join()
+///     .unwrap();
+/// assert_eq!(drawn, Some(15));
+/// ```
 pub struct Consumer<D: FrameData> {
     shared: Arc<Shared<D>>,
 }
@@ -463,20 +510,24 @@ impl<D: FrameData> Drop for Reading<'_, D> {
     }
 }
 
-impl<D: FrameData> fmt::Debug for Producer<D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Producer")
-            .field("frames", &self.shared.frames)
+impl<D: FrameData> Shared<D> {
+    /// The `Debug` of either end, named `end`.
+    fn debug_end(&self, end: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(end)
+            .field("frames", &self.frames)
             .field("in_flight", &self.in_flight())
             .finish()
     }
 }
 
+impl<D: FrameData> fmt::Debug for Producer<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.shared.debug_end("Producer", f)
+    }
+}
+
 impl<D: FrameData> fmt::Debug for Consumer<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Consumer")
-            .field("frames", &self.shared.frames)
-            .field("in_flight", &self.in_flight())
-            .finish()
+        self.shared.debug_end("Consumer", f)
     }
 }

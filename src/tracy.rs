@@ -7,8 +7,8 @@
 //! tracy-client's `manual-lifetime` feature, from `Client::start()` on.
 //! Without the feature none of this is compiled: not even a branch.
 //!
-//! Each arena's plot names are made when it is built and kept for the
-//! process, as Tracy needs (a few dozen bytes per arena built).
+//! A plot's name is made at its first point and kept for the process, as
+//! Tracy needs (a few dozen bytes per arena plotted).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -34,30 +34,53 @@ pub fn tracy_points_sent() -> u64 {
     PLOTS_SENT.load(Ordering::Relaxed)
 }
 
-/// A plot's name made once (Tracy keeps it for the process).
-fn plot_name(owner: &str, what: &str) -> PlotName {
-    PlotName::new_leak(format!("{owner}: {what}"))
+/// One memory plot. Its name is made at its first point (and kept for the
+/// process, as Tracy needs), together with its display (bytes): an arena
+/// that is never plotted costs no name.
+struct MemoryPlot {
+    owner: &'static str,
+    what: &'static str,
+    name: Option<PlotName>,
+}
+
+impl MemoryPlot {
+    fn new(owner: &'static str, what: &'static str) -> MemoryPlot {
+        MemoryPlot {
+            owner,
+            what,
+            name: None,
+        }
+    }
+
+    fn plot(&mut self, client: &Client, bytes: usize) {
+        let name = *self.name.get_or_insert_with(|| {
+            let name = PlotName::new_leak(format!("{}: {}", self.owner, self.what));
+            client.plot_config(
+                name,
+                PlotConfiguration::default().format(PlotFormat::Memory),
+            );
+            name
+        });
+        client.plot(name, bytes as f64);
+        PLOTS_SENT.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// The plots of one arena (or one set of thread arenas).
 pub(crate) struct ArenaPlots {
-    frame_bytes: PlotName,
-    high_water: PlotName,
-    committed: PlotName,
-    /// Whether the plots' display (memory, in bytes) was sent to the
-    /// running client.
-    configured: bool,
+    frame_bytes: MemoryPlot,
+    high_water: MemoryPlot,
+    committed: MemoryPlot,
 }
 
 impl ArenaPlots {
     /// Plots named after `name` (unnamed arenas share "tickarena").
-    pub(crate) fn new(name: Option<&str>) -> ArenaPlots {
+    pub(crate) fn new(name: Option<&'static str>) -> ArenaPlots {
         let owner = name.unwrap_or("tickarena");
         ArenaPlots {
-            frame_bytes: plot_name(owner, "frame bytes"),
-            high_water: plot_name(owner, "high water"),
-            committed: plot_name(owner, "committed"),
-            configured: false,
+            frame_bytes: MemoryPlot::new(owner, "frame bytes"),
+            high_water: MemoryPlot::new(owner, "high water"),
+            committed: MemoryPlot::new(owner, "committed"),
         }
     }
 
@@ -66,53 +89,24 @@ impl ArenaPlots {
         let Some(client) = Client::running() else {
             return;
         };
-        let plots = [
-            (self.frame_bytes, frame_bytes),
-            (self.high_water, high_water),
-            (self.committed, committed),
-        ];
-        if !self.configured {
-            for (name, _) in plots {
-                client.plot_config(
-                    name,
-                    PlotConfiguration::default().format(PlotFormat::Memory),
-                );
-            }
-            self.configured = true;
-        }
-        for (name, value) in plots {
-            client.plot(name, value as f64);
-        }
-        PLOTS_SENT.fetch_add(plots.len() as u64, Ordering::Relaxed);
+        self.frame_bytes.plot(&client, frame_bytes);
+        self.high_water.plot(&client, high_water);
+        self.committed.plot(&client, committed);
     }
 }
 
-/// One plot: the frame loop's bytes per tick (its arena and its workers').
-pub(crate) struct TickPlot {
-    name: PlotName,
-    configured: bool,
-}
+/// The frame loop's bytes per tick (its arena and its workers').
+pub(crate) struct TickPlot(MemoryPlot);
 
 impl TickPlot {
     pub(crate) fn new() -> TickPlot {
-        TickPlot {
-            name: plot_name("frame loop", "tick arena bytes"),
-            configured: false,
-        }
+        TickPlot(MemoryPlot::new("frame loop", "tick arena bytes"))
     }
 
+    /// Plots one tick's bytes, if a client is running.
     pub(crate) fn plot(&mut self, bytes: usize) {
-        let Some(client) = Client::running() else {
-            return;
-        };
-        if !self.configured {
-            client.plot_config(
-                self.name,
-                PlotConfiguration::default().format(PlotFormat::Memory),
-            );
-            self.configured = true;
+        if let Some(client) = Client::running() {
+            self.0.plot(&client, bytes);
         }
-        client.plot(self.name, bytes as f64);
-        PLOTS_SENT.fetch_add(1, Ordering::Relaxed);
     }
 }
