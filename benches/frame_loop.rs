@@ -21,8 +21,6 @@
 //! fifth: `unchecked_bump`, the same code on the least an allocator could
 //! do (no limit check, nothing freed), the bound for any allocator.
 
-#![feature(allocator_api)]
-
 use std::alloc::Allocator;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -90,6 +88,7 @@ impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Arguments
 
 impl Game for World {
     type Event = u32;
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, i: u32, frame: &mut Frame<'f, Self>) {
         let arena = frame.arena();
         if i.is_multiple_of(2) {

@@ -14,8 +14,6 @@
 //!
 //! Each measurement runs a batch of frames through a fresh pair of threads.
 
-#![feature(allocator_api)]
-
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::mpsc::sync_channel;

@@ -4,8 +4,6 @@
 //! formatting work with no allocation at all). Each frame keeps its strings
 //! alive in a vector made for the frame, as frame code would.
 
-#![feature(allocator_api)]
-
 use std::fmt::Write;
 use std::hint::black_box;
 

@@ -5,8 +5,6 @@
 //! machine's parallelism (`TICKARENA_BENCH_THREADS` overrides it).
 //! `scripts/thread-instructions` counts the same frames with callgrind.
 
-#![feature(allocator_api)]
-
 #[path = "support/thread_contenders.rs"]
 mod thread_contenders;
 

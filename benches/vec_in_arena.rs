@@ -5,8 +5,6 @@
 //! each arena's vector, the worst case for growth (in place at the top of
 //! tickarena, a copy per push where growth cannot happen in place).
 
-#![feature(allocator_api)]
-
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

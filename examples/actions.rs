@@ -10,8 +10,6 @@
 //! cargo run --release --example actions -- --threads 2   # crowd steering on 2 workers
 //! ```
 
-#![feature(allocator_api)]
-
 use std::time::{Duration, Instant};
 
 #[path = "support/demo.rs"]

@@ -7,8 +7,6 @@
 //! cargo run --release --example steady_frame -- [--ticks 10000]
 //! ```
 
-#![feature(allocator_api)]
-
 #[path = "support/demo.rs"]
 mod demo;
 

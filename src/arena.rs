@@ -8,6 +8,8 @@
 //! `Vec::push` and string building cheap here.
 
 mod allocator;
+#[cfg(feature = "allocator-api2")]
+mod allocator_api2;
 mod builder;
 mod bump;
 mod error;
@@ -22,6 +24,7 @@ mod uninit;
 use core::alloc::{AllocError, Layout};
 use core::cell::Cell;
 use core::fmt;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
@@ -38,9 +41,15 @@ pub(crate) use placed::Placed;
 pub use stats::ArenaStats;
 pub use uninit::Zeroable;
 
+/// A refusal met by one of the crate's collections was handled (turned
+/// into an error value): no arena is to be named for it.
+pub(crate) fn refusal_handled() {
+    refusal::forget(None);
+}
+
 /// Byte written over a reclaimed frame in debug builds, so that a stale
 /// pointer kept by `unsafe` code reads obvious garbage instead of old data.
-#[cfg(all(debug_assertions, not(sanitize = "address")))]
+#[cfg(all(debug_assertions, not(tickarena_asan)))]
 const POISON: u8 = 0xDB;
 
 /// A bump arena for one frame's worth of transient data, over reserved
@@ -67,7 +76,6 @@ const POISON: u8 = 0xDB;
 /// # Example
 ///
 /// ```
-/// #![feature(allocator_api)]
 /// use tickarena::FrameArena;
 ///
 /// let mut arena = FrameArena::new();
@@ -83,6 +91,10 @@ const POISON: u8 = 0xDB;
 /// assert_eq!(arena.stats().frames, 3);
 /// ```
 pub struct FrameArena {
+    /// Not `Sync` (see below), said by the first field so that the
+    /// compiler's error names the arena: "`*const FrameArena` cannot be
+    /// shared between threads safely".
+    _not_sync: PhantomData<*const FrameArena>,
     /// Address of the next free byte. Published so that `ThreadArenas` can
     /// sum the figures of arenas other threads are using.
     top: Published,
@@ -111,12 +123,11 @@ pub struct FrameArena {
 // allocations still reachable from this one.
 unsafe impl Send for FrameArena {}
 
-/// Two threads must not bump one arena at once (the top is a plain load
-/// and store). Said outright rather than left to the fields, so that a
-/// misuse (`&FrameArena` in a rayon job or a spawned thread) is reported as
-/// one error naming `FrameArena`, not several naming its private parts;
-/// the answer is [`ThreadArenas`](crate::ThreadArenas), one arena per thread.
-impl !Sync for FrameArena {}
+// Not `Sync`: two threads must not bump one arena at once (the top is a
+// plain load and store). Stable Rust has no `impl !Sync`; the marker field
+// makes the compiler's error for `&FrameArena` on another thread name the
+// arena (`tests/trybuild/compile_fail/arena/shared_across_threads`); the
+// answer is `ThreadArenas`, one arena per thread.
 
 impl FrameArena {
     /// Creates an arena with the default settings (see [`FrameArenaBuilder`]).
@@ -206,6 +217,7 @@ impl FrameArena {
     ) -> FrameArena {
         let base = region.base().addr().get();
         FrameArena {
+            _not_sync: PhantomData,
             top: Published::new(base),
             lowered_from: Published::new(base),
             end: Cell::new(base + region.committed()),
@@ -292,7 +304,7 @@ impl FrameArena {
         let poisoned = used.min(self.region.committed());
         // Under AddressSanitizer the frame's bytes are poisoned instead
         // (writing the pattern over freed blocks would itself be reported).
-        #[cfg(all(debug_assertions, not(sanitize = "address")))]
+        #[cfg(all(debug_assertions, not(tickarena_asan)))]
         // SAFETY: the first `committed` bytes of the region are writable,
         // and `&mut self` means no allocation from this frame is alive.
         unsafe {
@@ -302,6 +314,7 @@ impl FrameArena {
         self.top.set(self.base());
         self.lowered_from.set(self.base());
         self.frames += 1;
+        refusal::forget(Some(self.base()));
         #[cfg(feature = "tracy")]
         if let Some(plots) = &mut self.plots {
             plots.plot(used, self.high_water, self.region.committed());
@@ -330,7 +343,6 @@ impl FrameArena {
     /// # Example
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// let arena = tickarena::FrameArena::new();
     /// let mut scratch: Vec<u64, _> = Vec::with_capacity_in(100, &arena);
     /// scratch.push(1);
@@ -447,20 +459,11 @@ impl FrameArena {
     #[inline(never)]
     fn alloc_layout_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
         let limit = self.base() + self.region.reserved();
-        let committed = bump_up(self.top.get(), limit, layout)
+        let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout)
             .ok_or(AllocError)
-            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped));
-        match committed {
-            Ok(Bumped { start, new_top }) => {
-                self.top.set(new_top);
-                Ok(self.hand_out(start, layout.size()))
-            }
-            Err(refused) => {
-                // For the report if a collection gives up on this (see `refusal`).
-                refusal::remember(self.refusal(layout));
-                Err(refused)
-            }
-        }
+            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))?;
+        self.top.set(new_top);
+        Ok(self.hand_out(start, layout.size()))
     }
 
     /// The pointer to the `size` bytes at `start`, just allocated; under
@@ -521,6 +524,14 @@ impl FrameArena {
         true
     }
 
+    /// Remembers that a collection was refused `layout`, for the report if
+    /// it gives up (see `refusal`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn remember_refusal(&self, layout: Layout) {
+        refusal::remember(self.base(), self.refusal(layout));
+    }
+
     /// What this arena says when it cannot serve `layout` now.
     fn refusal(&self, layout: Layout) -> Refusal {
         let ArenaStats {
@@ -544,6 +555,13 @@ impl FrameArena {
     #[track_caller]
     pub(crate) fn out_of_memory(&self, layout: Layout) -> ! {
         panic!("{}", self.refusal(layout))
+    }
+}
+
+impl Drop for FrameArena {
+    fn drop(&mut self) {
+        // A refusal of a dropped arena is nobody's to report.
+        refusal::forget(Some(self.base()));
     }
 }
 

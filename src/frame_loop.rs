@@ -23,6 +23,7 @@
 //! }
 //! impl Game for Log {
 //!     type Event = &'static str;
+//!     type Scratch<'f> = ();
 //!     fn actions<'f>(&mut self, name: &'static str, frame: &mut Frame<'f, Self>) {
 //!         frame.push(Line(tickarena::format_in!(frame.arena(), "hello, {name}")));
 //!     }
@@ -125,12 +126,13 @@ pub trait Game: Sized {
     type Event;
 
     /// What the tick builds in its arena and keeps from the update steps to
-    /// `end_frame` and `present`: `()` unless you say otherwise, or a
-    /// [`FrameVec`](crate::FrameVec), a tuple, a struct of your own
-    /// implementing [`FromArena`]. Made at the start of every tick, dropped
-    /// at its end: the borrow checker keeps it from outliving the frame.
+    /// `end_frame` and `present`: `()` for nothing (write
+    /// `type Scratch<'f> = ();`: stable Rust has no defaults for associated
+    /// types), or a [`FrameVec`](crate::FrameVec), a tuple, a struct of
+    /// your own implementing [`FromArena`]. Made at the start of every
+    /// tick, dropped at its end: the borrow checker keeps it from outliving
+    /// the frame.
     type Scratch<'f>: FromArena<'f>
-        = ()
     where
         Self: 'f;
 
@@ -151,6 +153,7 @@ pub trait Game: Sized {
     /// }
     /// impl Game for Inbox {
     ///     type Event = &'static str;
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, message: &'static str, frame: &mut Frame<'f, Self>) {
     ///         self.next_id += 1; // `&mut self`: ids need no `Cell`
     ///         let copy = frame.arena().alloc_str(message);
@@ -205,6 +208,7 @@ pub trait Game: Sized {
     /// struct Hud(std::string::String);
     /// impl Game for Hud {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         let line = tickarena::format_in!(frame.arena(), "{} events", frame.events());
@@ -230,6 +234,7 @@ pub trait Game: Sized {
 /// struct Idle;
 /// impl Game for Idle {
 ///     type Event = ();
+///     type Scratch<'f> = ();
 ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 /// }
 ///
@@ -382,6 +387,7 @@ impl<G: Game> FrameLoop<G> {
     /// struct Score(u32);
     /// impl Game for Score {
     ///     type Event = u32;
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: u32, _: &mut Frame<'f, Self>) {}
     /// }
     /// let mut game = FrameLoop::new(Score(3));

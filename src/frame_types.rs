@@ -12,7 +12,6 @@ use crate::string::String;
 /// # Example
 ///
 /// ```
-/// #![feature(allocator_api)]
 /// use tickarena::{FrameArena, FrameVec};
 ///
 /// fn visible<'f>(arena: &'f FrameArena, ids: &[u32]) -> FrameVec<'f, u32> {
@@ -31,7 +30,6 @@ pub type FrameVec<'f, T> = Vec<T, &'f FrameArena>;
 /// # Example
 ///
 /// ```
-/// #![feature(allocator_api)]
 /// use tickarena::{FrameArena, FrameBox};
 ///
 /// let arena = FrameArena::new();
@@ -59,43 +57,44 @@ pub type FrameBox<'f, T> = Box<T, &'f FrameArena>;
 /// ```
 pub type FrameString<'f> = String<&'f FrameArena>;
 
-/// A std `HashMap` in a frame arena, for per-frame maps (a spatial grid,
-/// an index of this frame's entities). `S` is the hasher; std's default
-/// `RandomState` is a fine start, a game may prefer a faster one. (std
-/// gives an allocator-aware map most of its API; `Entry::or_default` is
-/// one gap, `or_insert(Default::default())` does the same.)
+/// A hash map in a frame arena, for per-frame maps (a spatial grid, an
+/// index of this frame's entities): hashbrown's `HashMap` (the map std's is
+/// built on; std's takes no allocator on stable Rust), with its fast
+/// default hasher (foldhash) unless `S` says otherwise. Its whole API works
+/// in the arena, `entry(..).or_default()` included. Cargo feature
+/// `hashbrown` (default).
 ///
 /// # Example
 ///
 /// ```
-/// #![feature(allocator_api)]
+/// use tickarena::{FrameArena, FrameHashMap};
+///
+/// let arena = FrameArena::new();
+/// let mut grid: FrameHashMap<'_, (i32, i32), u32> = FrameHashMap::new_in(&arena);
+/// *grid.entry((0, 1)).or_default() += 1;
+/// *grid.entry((0, 1)).or_insert(0) += 1;
+/// assert_eq!(grid[&(0, 1)], 2);
+/// assert!(arena.used() > 0, "the table is in the arena");
+/// ```
+///
+/// Another hasher, such as Bevy's `FixedHasher` or std's `RandomState`:
+///
+/// ```
 /// use std::hash::RandomState;
 /// use tickarena::{FrameArena, FrameHashMap};
 ///
 /// let arena = FrameArena::new();
-/// let mut grid: FrameHashMap<'_, (i32, i32), u32> =
+/// let mut seen: FrameHashMap<'_, &str, u32, RandomState> =
 ///     FrameHashMap::with_hasher_in(RandomState::new(), &arena);
-/// *grid.entry((0, 1)).or_insert(0) += 1;
-/// *grid.entry((0, 1)).or_insert(0) += 1;
-/// assert_eq!(grid[&(0, 1)], 2);
-/// ```
-///
-/// hashbrown's map (faster hashing by default) works in the arena the same
-/// way with hashbrown's `nightly` cargo feature, which makes it use core's
-/// `Allocator` (`hashbrown = { version = "0.17", features = ["nightly"] }`;
-/// without it hashbrown expects `allocator_api2`'s trait and rejects
-/// `&FrameArena`). There is no alias for it here, so that tickarena's API
-/// does not pin a hashbrown version:
-///
-/// ```
-/// let arena = tickarena::FrameArena::new();
-/// let mut seen = hashbrown::HashMap::new_in(&arena);
 /// for word in "a frame, a map, a frame".split(", ") {
-///     *seen.entry(word).or_insert(0u32) += 1;
+///     *seen.entry(word).or_default() += 1;
 /// }
 /// assert_eq!(seen["a frame"], 2);
-/// assert!(arena.used() > 0, "the table is in the arena");
 /// ```
-#[cfg(feature = "std")]
-pub type FrameHashMap<'f, K, V, S = std::hash::RandomState> =
-    std::collections::HashMap<K, V, S, &'f FrameArena>;
+///
+/// The alias names hashbrown 0.17's map; a program on another hashbrown
+/// version, or on allocator-api2 collections, uses the `allocator-api2`
+/// feature's `Allocator` impl with its own types.
+#[cfg(feature = "hashbrown")]
+pub type FrameHashMap<'f, K, V, S = hashbrown::DefaultHashBuilder> =
+    hashbrown::HashMap<K, V, S, &'f FrameArena>;

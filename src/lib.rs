@@ -13,14 +13,14 @@
 //! grows and stay committed between frames, so a steady frame makes no
 //! system call, and a burst's pages above a retained size are given back.
 //!
-//! `&FrameArena` implements the nightly [`Allocator`](core::alloc::Allocator)
-//! trait, so `Vec`, `Box`, `VecDeque`, `BTreeMap`, `Rc` and every other
-//! collection built on that trait work in it.
+//! `&FrameArena` implements [`Allocator`](core::alloc::Allocator), stable
+//! since Rust 1.100, so `Vec`, `Box` and every other collection built on
+//! that trait work in it (and, with the `allocator-api2` feature, those
+//! built on `allocator_api2`'s trait, such as hashbrown's map).
 //!
 //! # Example
 //!
 //! ```
-//! #![feature(allocator_api)]
 //! use tickarena::FrameArena;
 //!
 //! let mut arena = FrameArena::new();
@@ -75,32 +75,40 @@
 //!   the crate is `no_std` + `alloc`: arenas (over a buffer, or one block
 //!   from the global allocator), [`String`], the macros, [`SegmentedList`].
 //! * `winit`: the window adapter (implies `std`).
+//! * `hashbrown` (default): [`FrameHashMap`], hashbrown's map in a frame
+//!   arena (std's `HashMap` takes no allocator on stable Rust).
+//! * `allocator-api2`: `&FrameArena` also implements
+//!   `allocator_api2::alloc::Allocator` (0.2), the trait hashbrown and other
+//!   stable crates take allocators through.
+//! * `nightly`: see Toolchains below.
 //! * `tracy`: every reset of a [`FrameArena`] or [`ThreadArenas`] plots the
 //!   frame's bytes, high water and committed bytes to Tracy (named after
 //!   [`FrameArenaBuilder::name`]), and the frame loop its tick's bytes,
 //!   while a Tracy client runs; nothing at all when off.
 //!
-//! # Features of the nightly toolchain used
+//! # Toolchains
 //!
-//! `allocator_api`, for the `Allocator` trait; callers that name it (for
-//! `Vec::new_in` and friends) enable it too. The crate itself also uses
-//! `try_reserve_kind`, to report allocation failures as `TryReserveError`,
-//! `coerce_unsized` and `unsize`, for the frame loop's two-word handles
-//! to its actions (`dyn Action` without a `Box`'s allocator word),
-//! `associated_type_defaults` (a game's `Scratch` is `()` unless it says
-//! otherwise; implementors need no feature), `alloc_error_hook` (a
-//! collection refused by an arena says so before std aborts),
-//! `negative_impls` (`FrameArena` and `Frame` are `!Sync` outright, so a
-//! misuse from another thread is one error naming them),
-//! and `cfg_sanitize`: built with `-Zsanitizer=address`, a reclaimed
-//! frame's bytes are poisoned, so AddressSanitizer reports `unsafe` code
-//! that reads them through a pointer it kept (no cost in other builds).
+//! Rust 1.100 or newer, stable or nightly: the crate uses no `#![feature]`
+//! by default, and neither does code that uses it (`Vec::new_in`,
+//! `Box::new_in` and the `Allocator` trait are stable since 1.100). On
+//! stable, std's `Vec` methods bounded by the unstable `AllocatorNightly`
+//! (`drain`, `splice`, `extract_if`) and std's other allocator-aware
+//! collections (`HashMap`, `VecDeque`, `BTreeMap`, `Rc`) are not yet
+//! available for any allocator but the global one; [`guide::errors`] says
+//! what to write instead, and [`FrameHashMap`] is hashbrown's map.
+//!
+//! The `nightly` cargo feature (nightly toolchains only) adds what only
+//! nightly can give: a collection refused by an arena says which arena ran
+//! out before std aborts (std's unstable alloc-error hook);
+//! `TryReserveError`s carry the refused layout exactly; and std's
+//! `VecDeque`, `BTreeMap` and `HashMap` in the arena can be a game's
+//! [`Scratch`](frame_loop::Game::Scratch) ([`FromArena`](frame_loop::FromArena)).
+//! Nothing else changes with it.
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![feature(allocator_api, try_reserve_kind, cfg_sanitize, negative_impls)]
 #![cfg_attr(
-    feature = "std",
-    feature(coerce_unsized, unsize, associated_type_defaults, alloc_error_hook)
+    feature = "nightly",
+    feature(allocator_ext, btreemap_alloc, try_reserve_kind, alloc_error_hook)
 )]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -119,6 +127,7 @@ pub mod guide;
 pub mod in_flight;
 mod published;
 mod region;
+mod reserve_error;
 mod sealed;
 mod segmented;
 mod string;
@@ -131,7 +140,7 @@ mod vec_in;
 pub mod winit;
 
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable};
-#[cfg(feature = "std")]
+#[cfg(feature = "hashbrown")]
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
 pub use sealed::{FrameData, Sealed};

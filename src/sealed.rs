@@ -142,7 +142,6 @@ impl FrameArena {
     /// # Example
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// use tickarena::{FrameArena, FrameData, format_in};
     ///
     /// struct Labels;

@@ -13,11 +13,13 @@ mod traits;
 
 use alloc::alloc::Global;
 use alloc::boxed::Box;
-use alloc::collections::{TryReserveError, TryReserveErrorKind};
+use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
 use core::alloc::{Allocator, Layout};
 use core::ptr::NonNull;
 use core::{fmt, str};
+
+use crate::reserve_error;
 
 pub use from_utf8_error::FromUtf8Error;
 
@@ -71,7 +73,7 @@ impl<A: Allocator> String<A> {
     /// let s = tickarena::String::new_in(&arena);
     /// assert_eq!((s.len(), s.capacity()), (0, 0));
     /// ```
-    pub const fn new_in(alloc: A) -> String<A> {
+    pub fn new_in(alloc: A) -> String<A> {
         String {
             vec: Vec::new_in(alloc),
         }
@@ -129,7 +131,9 @@ impl<A: Allocator> String<A> {
             return Ok(String::new_in(alloc));
         }
         let layout = Layout::for_value(s.as_bytes());
-        let block = alloc.allocate(layout).map_err(|_| refused_layout(layout))?;
+        let block = alloc
+            .allocate(layout)
+            .map_err(|_| reserve_error::refused(layout))?;
         let ptr = block.cast::<u8>();
         // SAFETY: the block is fresh and `s.len()` bytes long, so it cannot
         // overlap `s`.
@@ -149,7 +153,6 @@ impl<A: Allocator> String<A> {
     /// # Example
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// let arena = tickarena::FrameArena::new();
     /// let bytes = tickarena::vec_in![&arena; b'o', b'k'];
     /// assert_eq!(tickarena::String::from_utf8(bytes).unwrap(), "ok");
@@ -225,7 +228,7 @@ impl<A: Allocator> String<A> {
     /// assert_eq!(s, "fits");
     /// ```
     pub fn try_push_str(&mut self, s: &str) -> Result<(), TryReserveError> {
-        self.vec.try_reserve(s.len())?;
+        reserve_error::handled(self.vec.try_reserve(s.len()))?;
         self.vec.extend_from_slice(s.as_bytes());
         Ok(())
     }
@@ -311,7 +314,11 @@ impl<A: Allocator> String<A> {
                 self.len()
             )
         };
-        self.vec.drain(idx..idx + ch.len_utf8());
+        // Not `Vec::drain`: on stable Rust it is only there for the
+        // global allocator.
+        let (end, len) = (idx + ch.len_utf8(), self.len());
+        self.vec.copy_within(end..len, idx);
+        self.vec.truncate(len - ch.len_utf8());
         ch
     }
 
@@ -426,7 +433,7 @@ impl<A: Allocator> String<A> {
     #[inline(never)]
     #[track_caller]
     fn grow_or_panic(&mut self, additional: usize) {
-        if let Err(error) = self.vec.try_reserve(additional) {
+        if let Err(error) = reserve_error::handled(self.vec.try_reserve(additional)) {
             refused_panic(additional, self.len(), error)
         }
     }
@@ -445,7 +452,7 @@ impl<A: Allocator> String<A> {
     /// assert!(s.try_reserve(usize::MAX).is_err());
     /// ```
     pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
-        self.vec.try_reserve(additional)
+        reserve_error::handled(self.vec.try_reserve(additional))
     }
 
     /// Gives unused capacity back to the allocator (in place at the top of a
@@ -604,15 +611,6 @@ impl<A: Allocator> String<A> {
     pub fn allocator(&self) -> &A {
         self.vec.allocator()
     }
-}
-
-/// The error of an allocator that refused `layout`.
-fn refused_layout(layout: Layout) -> TryReserveError {
-    TryReserveErrorKind::AllocError {
-        layout,
-        non_exhaustive: (),
-    }
-    .into()
 }
 
 /// The panic of a string whose allocator refused to grow it by `additional`

@@ -246,7 +246,6 @@ impl ThreadArenas {
     /// result back as a slice (an arena `Vec` frozen with `leak`).
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// use rayon::prelude::*;
     ///
     /// let arenas = tickarena::ThreadArenas::new();
@@ -448,7 +447,6 @@ impl ThreadArenas {
     /// # Example
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// let arenas = tickarena::ThreadArenas::new();
     /// drop(Vec::<u8, _>::with_capacity_in(1000, arenas.local()));
     /// assert_eq!((arenas.used(), arenas.peak()), (0, 1000));

@@ -14,7 +14,6 @@ use alloc::vec::Vec;
 /// # Example
 ///
 /// ```
-/// #![feature(allocator_api)]
 /// use tickarena::{FrameArena, vec_in};
 ///
 /// let arena = FrameArena::new();

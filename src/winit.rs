@@ -23,6 +23,7 @@
 //! struct Idle;
 //! impl Game for Idle {
 //!     type Event = ();
+//!     type Scratch<'f> = ();
 //!     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 //! }
 //! struct Blank;

@@ -9,8 +9,6 @@
 //! report the last one while a test is measuring. The tests take turns
 //! (`ONE_AT_A_TIME`) so that each counts only its own allocations.
 
-#![feature(allocator_api)]
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Mutex;
@@ -116,6 +114,7 @@ impl Action<World> for Run<'_> {
 
 impl Game for World {
     type Event = Event;
+    type Scratch<'f> = ();
 
     fn actions<'f>(&mut self, event: Event, frame: &mut Frame<'f, Self>) {
         match event {
@@ -192,6 +191,7 @@ impl Field {
 
 impl Game for Field {
     type Event = ();
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 
     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {

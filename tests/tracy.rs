@@ -16,6 +16,7 @@ use tickarena::{FrameArena, ThreadArenas, tracy_points_sent};
 struct Idle;
 impl Game for Idle {
     type Event = ();
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 }
 

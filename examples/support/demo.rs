@@ -238,6 +238,7 @@ impl Action<World> for LogLine<'_> {
 
 impl Game for World {
     type Event = Event;
+    type Scratch<'f> = ();
 
     fn actions<'f>(&mut self, event: Event, frame: &mut Frame<'f, Self>) {
         let arena = frame.arena();

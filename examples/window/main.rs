@@ -15,8 +15,6 @@
 //! cursor, a right click despawns those near it, space fires a burst from
 //! the player, T an event storm (20 000 events in one frame), Escape quits.
 
-#![feature(allocator_api)]
-
 #[path = "../support/counting_alloc.rs"]
 mod counting_alloc;
 #[path = "../support/demo.rs"]

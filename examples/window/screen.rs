@@ -39,6 +39,7 @@ pub struct Presenter;
 
 impl Game for Presenter {
     type Event = ();
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 }
 

@@ -2,7 +2,6 @@
 //! `tests/models/arena.rs`.
 
 #![no_main]
-#![feature(allocator_api)]
 
 #[path = "../../tests/models/arena.rs"]
 mod model;

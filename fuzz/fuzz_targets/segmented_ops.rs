@@ -1,7 +1,6 @@
 //! `SegmentedList` operations against `Vec` (`tests/models/segmented.rs`).
 
 #![no_main]
-#![feature(allocator_api)]
 
 #[path = "../../tests/models/segmented.rs"]
 mod model;

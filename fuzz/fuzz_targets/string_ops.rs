@@ -2,7 +2,6 @@
 //! (`tests/models/string.rs`).
 
 #![no_main]
-#![feature(allocator_api)]
 
 #[path = "../../tests/models/string.rs"]
 mod model;

@@ -1,5 +1,10 @@
-//! `Allocator` for `&FrameArena`: the arena under `Vec`, `Box`, `VecDeque`,
-//! `BTreeMap`, `Rc` and every other collection built on the trait.
+//! `Allocator` for `FrameArena`, and so (through std's impl for every
+//! reference to an allocator) for `&FrameArena`: the arena under `Vec`,
+//! `Box` and every other collection built on the trait.
+//!
+//! The impl is on the arena itself rather than only on `&FrameArena`: std's
+//! blanket impl for `&A` is the one that also gives `&FrameArena` nightly's
+//! `AllocatorClone`, which `BTreeMap` and `Rc::clone` need there.
 
 use core::alloc::AllocError;
 use core::alloc::{Allocator, Layout};
@@ -9,16 +14,23 @@ use super::FrameArena;
 use crate::asan;
 
 // Reclaiming needs the arena by value or `&mut`, so it cannot happen while
-// any `&FrameArena` (and thus any collection using it) is alive. Copies of
-// `&FrameArena` are the same allocator, so memory from one can be freed
-// through another.
+// any `&FrameArena` (and thus any collection using it) is alive, nor while
+// a collection owns the arena itself. Copies of `&FrameArena` are the same
+// allocator, so memory from one can be freed through another. Moving the
+// arena moves no memory (the region stays where it was reserved).
 // SAFETY: memory handed out stays valid and untouched by the arena until
-// the caller frees, shrinks or grows it, or the arena is reclaimed (above).
-unsafe impl Allocator for &FrameArena {
+// the caller frees, shrinks or grows it, or the arena is reclaimed or
+// dropped (neither of which can happen while it is in use, above).
+unsafe impl Allocator for FrameArena {
     #[inline(always)]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        let ptr = self.alloc_layout(layout)?;
-        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
+        match self.alloc_layout(layout) {
+            Ok(ptr) => Ok(NonNull::slice_from_raw_parts(ptr, layout.size())),
+            Err(refused) => {
+                self.remember_refusal(layout);
+                Err(refused)
+            }
+        }
     }
 
     /// Gives the bytes back if this is the most recent allocation; otherwise
@@ -48,7 +60,7 @@ unsafe impl Allocator for &FrameArena {
         }
         // SAFETY: `ptr` is valid for `old_layout.size()` bytes, all of which
         // fit in the larger new block.
-        unsafe { self.move_to_new_block(ptr, old_layout.size(), new_layout) }
+        unsafe { self.move_to_new_block(ptr, old_layout.size(), old_layout.size(), new_layout) }
     }
 
     #[inline]
@@ -95,31 +107,36 @@ unsafe impl Allocator for &FrameArena {
         }
         // SAFETY: `ptr` is valid for `old_layout.size() >= new_layout.size()`
         // bytes, of which the new block keeps the first `new_layout.size()`.
-        unsafe { self.move_to_new_block(ptr, new_layout.size(), new_layout) }
+        unsafe { self.move_to_new_block(ptr, new_layout.size(), old_layout.size(), new_layout) }
     }
 }
 
 impl FrameArena {
     /// Allocates `new_layout` and copies the first `keep` bytes of `ptr`
-    /// there: a grow or shrink that cannot happen in place.
+    /// there: a grow or shrink that cannot happen in place. The old block,
+    /// `old_size` bytes, is freed by the move.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid for reads of `keep` bytes, and `keep` at most
-    /// `new_layout.size()`.
+    /// `ptr` must be a block of `old_size` bytes from this arena, valid for
+    /// reads, and `keep` at most `old_size` and `new_layout.size()`.
     unsafe fn move_to_new_block(
         &self,
         ptr: NonNull<u8>,
         keep: usize,
+        old_size: usize,
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        let new_ptr = self.alloc_layout(new_layout)?;
+        let new_ptr = self.alloc_layout(new_layout).inspect_err(|_| {
+            self.remember_refusal(new_layout);
+        })?;
         // SAFETY: the caller guarantees `ptr` is readable for `keep` bytes and
         // that they fit the new block, which was just allocated above the top
         // and so does not overlap the old one.
         unsafe { new_ptr.copy_from_nonoverlapping(ptr, keep) };
-        // The old block is freed by the move.
-        asan::poison(ptr.as_ptr(), keep);
+        // The old block is freed by the move: all of it, not only the part
+        // that was copied.
+        asan::poison(ptr.as_ptr(), old_size);
         Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
     }
 }

@@ -49,7 +49,6 @@ impl FrameArenaBuilder {
     /// # Example
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// let arena = tickarena::FrameArena::builder().reserve(1 << 20).build().unwrap();
     /// let mut bytes: Vec<u8, _> = Vec::new_in(&arena);
     /// assert!(bytes.try_reserve_exact(2 << 20).is_err());
@@ -71,7 +70,6 @@ impl FrameArenaBuilder {
     /// # Example
     ///
     /// ```
-    /// #![feature(allocator_api)]
     /// let mut arena = tickarena::FrameArena::builder().retain(1 << 20).build().unwrap();
     /// drop(Vec::<u8, _>::with_capacity_in(8 << 20, &arena)); // a burst
     /// assert!(arena.stats().committed >= 8 << 20);

@@ -3,13 +3,17 @@
 //! gives up (`Vec`, `Box`: std's alloc-error handler, which aborts).
 //!
 //! std's handler prints only "memory allocation of N bytes failed", which
-//! never names the arena. So the first refusal of the process (a cold path)
-//! installs an alloc-error hook that prints the arena's own message first
-//! and then calls the hook that was there before (std's by default, which
-//! prints its line and aborts). A refusal is remembered per thread, and
-//! the hook speaks only when the failed layout is the one the arena
-//! refused, so allocation failures that are not the arena's keep their
-//! usual report.
+//! never names the arena. With the `nightly` feature (the hook is unstable)
+//! the first refusal a collection meets (a cold path) installs an
+//! alloc-error hook that prints the arena's own message first and then
+//! calls the hook that was there before (std's by default, which prints
+//! its line and aborts). A refusal is remembered per thread until it is
+//! handled (tickarena's own collections turn it into an error), its arena's
+//! frame ends or the arena is dropped; the hook speaks only for such a
+//! refusal of the very layout that failed, so allocation failures that are
+//! not the arena's keep their usual report. One case stays open: a refusal
+//! that a std collection's `try_reserve` handled, followed in the same
+//! frame by a failure of the global allocator of exactly that layout.
 
 use core::alloc::Layout;
 use core::fmt;
@@ -61,20 +65,42 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// Remembers `refusal` for the alloc-error hook, installing the hook on
-/// the first call. Only on a refusal: never on the allocation fast path.
-#[cfg(feature = "std")]
-pub(crate) fn remember(refusal: Refusal) {
-    hook::LAST_REFUSAL.set(Some(refusal));
+/// Remembers that the arena at `arena` (its base address) refused
+/// `refusal`, for the alloc-error hook, installing the hook on the first
+/// call. Called where a collection meets the refusal (the `Allocator`
+/// impl), never on the allocation fast path.
+#[cfg(all(feature = "std", feature = "nightly"))]
+pub(crate) fn remember(arena: usize, refusal: Refusal) {
+    hook::LAST_REFUSAL.set(Some((arena, refusal)));
     hook::INSTALL.call_once(hook::install);
 }
 
-/// Without `std` there is no hook to install; the caller's
-/// `#[alloc_error_handler]` or panic handler reports the failure.
-#[cfg(not(feature = "std"))]
-pub(crate) fn remember(_: Refusal) {}
+/// Forgets this thread's refusal: it was handled (a collection turned it
+/// into an error value), or, with `arena` given, that arena's frame ended
+/// or the arena was dropped. Only a refusal nobody has handled yet may be
+/// named when a collection gives up.
+#[cfg(all(feature = "std", feature = "nightly"))]
+pub(crate) fn forget(arena: Option<usize>) {
+    let _ = hook::LAST_REFUSAL.try_with(|last| {
+        if let Some((refused_by, _)) = last.get()
+            && arena.is_none_or(|arena| arena == refused_by)
+        {
+            last.set(None);
+        }
+    });
+}
 
-#[cfg(feature = "std")]
+/// Without the alloc-error hook (stable Rust, or no `std`) std's own report
+/// is all there is: "memory allocation of N bytes failed", then an abort.
+/// The arena's `alloc*` methods and `format_in!` still panic with the
+/// arena's message.
+#[cfg(not(all(feature = "std", feature = "nightly")))]
+pub(crate) fn remember(_: usize, _: Refusal) {}
+
+#[cfg(not(all(feature = "std", feature = "nightly")))]
+pub(crate) fn forget(_: Option<usize>) {}
+
+#[cfg(all(feature = "std", feature = "nightly"))]
 mod hook {
     use std::alloc::Layout;
     use std::cell::Cell;
@@ -83,8 +109,9 @@ mod hook {
     use super::Refusal;
 
     thread_local! {
-        /// This thread's most recent refusal by any arena.
-        pub(super) static LAST_REFUSAL: Cell<Option<Refusal>> = const { Cell::new(None) };
+        /// This thread's refusal not handled yet, and the base address of
+        /// the arena that made it.
+        pub(super) static LAST_REFUSAL: Cell<Option<(usize, Refusal)>> = const { Cell::new(None) };
     }
 
     pub(super) static INSTALL: Once = Once::new();
@@ -100,9 +127,9 @@ mod hook {
     }
 
     /// Says which arena ran out (if one did, for this layout, on this
-    /// thread), then hands over to the previous hook.
+    /// thread, and nobody handled it), then hands over to the previous hook.
     fn report(layout: Layout) {
-        if let Some(refusal) = LAST_REFUSAL.take()
+        if let Some((_, refusal)) = LAST_REFUSAL.take()
             && refusal.layout == layout
         {
             eprintln!(

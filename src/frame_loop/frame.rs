@@ -46,6 +46,7 @@ use crate::threads::ThreadArenas;
 ///
 /// impl Game for Named {
 ///     type Event = u32;
+///     type Scratch<'f> = ();
 ///     fn actions<'f>(&mut self, player: u32, frame: &mut Frame<'f, Self>) {
 ///         frame.push(Rename(format_in!(frame.arena(), "player {player}")));
 ///     }
@@ -94,6 +95,7 @@ type ActionList<'f, G> = SegmentedList<Placed<'f, dyn Action<G> + 'f>, &'f Frame
 ///
 /// impl Game for Journal {
 ///     type Event = u32;
+///     type Scratch<'f> = ();
 ///     fn actions<'f>(&mut self, key: u32, frame: &mut Frame<'f, Self>) {
 ///         let line = format_in!(frame.arena(), "tick {}: key {key}", frame.tick());
 ///         frame.push(Log(line));
@@ -121,12 +123,10 @@ pub struct Frame<'f, G> {
     pending: ActionList<'f, G>,
 }
 
-/// A frame belongs to the thread running the tick: its action queue holds
-/// actions that need not be `Send`. Said outright so that sharing it with a
-/// worker is one error naming `Frame`; workers allocate in
-/// [`Frame::threads`] instead.
-impl<G> !Sync for Frame<'_, G> {}
-impl<G> !Send for Frame<'_, G> {}
+// A frame belongs to the thread running the tick: it is neither `Send` nor
+// `Sync`, through `&FrameArena` (the arena is not `Sync`) and its queue of
+// actions (which need not be `Send`). Workers allocate in
+// `Frame::threads` instead (`compile_fail/frame_loop/frame_shared_with_a_worker`).
 
 impl<'f, G> Frame<'f, G> {
     pub(super) fn new(
@@ -160,6 +160,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Scratch;
     /// impl Game for Scratch {
     ///     type Event = u8;
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, n: u8, frame: &mut Frame<'f, Self>) {
     ///         let squares = frame.arena().alloc_slice_fill_with(n as usize, |i| i * i);
     ///         assert_eq!(squares.len(), n as usize);
@@ -185,6 +186,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Field(Vec<u64>);
     /// impl Game for Field {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         let threads = frame.threads();
@@ -220,6 +222,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Ticks(Vec<u64>);
     /// impl Game for Ticks {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0.push(frame.tick());
@@ -243,6 +246,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Falling(f32);
     /// impl Game for Falling {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0 -= 9.8 * frame.step().as_secs_f32();
@@ -267,6 +271,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Clock(Duration);
     /// impl Game for Clock {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0 = frame.time();
@@ -291,6 +296,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Seen(Vec<usize>);
     /// impl Game for Seen {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
     ///         self.0.push(frame.events());
     ///     }
@@ -316,6 +322,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Steps(Vec<(u32, u32)>);
     /// impl Game for Steps {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0.push((frame.steps_run(), frame.steps()));
@@ -338,6 +345,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Done(u32);
     /// impl Game for Done {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     ///     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
     ///         self.0 = frame.steps_run();
@@ -381,6 +389,7 @@ impl<'f, G> Frame<'f, G> {
     /// }
     /// impl Game for Doubles {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
     ///         frame.push(Double);
     ///     }
@@ -394,7 +403,12 @@ impl<'f, G> Frame<'f, G> {
     /// ```
     #[track_caller]
     pub fn push(&mut self, action: impl Action<G> + 'f) {
-        let placed = match self.arena.try_place(action) {
+        // `&mut A` to `&mut dyn Action` is the one unsizing coercion stable
+        // Rust has for a pointer of our own.
+        let placed = match self
+            .arena
+            .try_place(action, |action| action as &mut (dyn Action<G> + 'f))
+        {
             Ok(placed) => placed,
             Err(_) => panic!(
                 "tickarena: the frame arena cannot hold another action ({} bytes used); \
@@ -419,6 +433,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Counted { pending: Vec<usize>, applied: usize }
     /// impl Game for Counted {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
     ///         frame.push(Nop);
     ///         self.pending.push(frame.pending_actions());
@@ -450,6 +465,7 @@ impl<'f, G> Frame<'f, G> {
     /// struct Applied(usize);
     /// impl Game for Applied {
     ///     type Event = ();
+    ///     type Scratch<'f> = ();
     ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
     ///         frame.push(Nop);
     ///     }

@@ -1,11 +1,13 @@
 //! [`FromArena`]: how the frame loop makes a game's per-frame scratch
 //! value at the start of each tick.
 
-use std::collections::HashMap;
+#[cfg(any(feature = "hashbrown", feature = "nightly"))]
 use std::hash::BuildHasher;
 
 use crate::arena::FrameArena;
-use crate::frame_types::{FrameHashMap, FrameString, FrameVec};
+#[cfg(feature = "hashbrown")]
+use crate::frame_types::FrameHashMap;
+use crate::frame_types::{FrameString, FrameVec};
 use crate::segmented::SegmentedList;
 
 /// A value made empty in a frame's arena: the type of
@@ -78,9 +80,38 @@ impl<'f, T> FromArena<'f> for SegmentedList<T, &'f FrameArena> {
     }
 }
 
+#[cfg(feature = "hashbrown")]
 impl<'f, K, V, S: BuildHasher + Default> FromArena<'f> for FrameHashMap<'f, K, V, S> {
     fn from_arena(arena: &'f FrameArena) -> Self {
-        HashMap::with_hasher_in(S::default(), arena)
+        FrameHashMap::with_hasher_in(S::default(), arena)
+    }
+}
+
+/// std's other allocator-aware collections, which take an allocator only
+/// on nightly Rust (`allocator_ext`): with the `nightly` feature they can
+/// be a game's scratch too.
+#[cfg(feature = "nightly")]
+mod nightly_collections {
+    use std::collections::{BTreeMap, HashMap, VecDeque};
+
+    use super::{BuildHasher, FrameArena, FromArena};
+
+    impl<'f, T> FromArena<'f> for VecDeque<T, &'f FrameArena> {
+        fn from_arena(arena: &'f FrameArena) -> Self {
+            VecDeque::new_in(arena)
+        }
+    }
+
+    impl<'f, K, V> FromArena<'f> for BTreeMap<K, V, &'f FrameArena> {
+        fn from_arena(arena: &'f FrameArena) -> Self {
+            BTreeMap::new_in(arena)
+        }
+    }
+
+    impl<'f, K, V, S: BuildHasher + Default> FromArena<'f> for HashMap<K, V, S, &'f FrameArena> {
+        fn from_arena(arena: &'f FrameArena) -> Self {
+            HashMap::with_hasher_in(S::default(), arena)
+        }
     }
 }
 

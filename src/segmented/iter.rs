@@ -269,7 +269,10 @@ element_iter!(
     /// let mut iter = list.iter();
     /// assert_eq!((iter.next(), iter.next_back(), iter.len()), (Some(&0), Some(&99), 98));
     /// ```
-    Iter, Segments, Iter, &'a T
+    Iter,
+    Segments,
+    Iter,
+    &'a T
 );
 
 element_iter!(
@@ -284,7 +287,10 @@ element_iter!(
     /// }
     /// assert_eq!(list.iter().sum::<u64>(), (0..90).sum());
     /// ```
-    IterMut, SegmentsMut, IterMut, &'a mut T
+    IterMut,
+    SegmentsMut,
+    IterMut,
+    &'a mut T
 );
 
 impl<T: fmt::Debug> fmt::Debug for Iter<'_, T> {

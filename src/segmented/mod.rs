@@ -14,7 +14,7 @@ mod table;
 mod traits;
 
 use alloc::alloc::Global;
-use alloc::collections::{TryReserveError, TryReserveErrorKind};
+use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
 use core::alloc::Allocator;
 use core::marker::PhantomData;
@@ -478,7 +478,7 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// assert_eq!(list.capacity(), capacity); // nothing was kept
     /// ```
     pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
-        let overflow = || TryReserveError::from(TryReserveErrorKind::CapacityOverflow);
+        let overflow = crate::reserve_error::capacity_overflow;
         let needed = self.len.checked_add(additional).ok_or_else(overflow)?;
         if needed <= self.capacity() {
             return Ok(());

@@ -1,9 +1,11 @@
 //! The storage of a segmented list: which segments exist and where, apart
 //! from which elements are initialised (like std's `RawVec` beside `Vec`).
 
-use alloc::collections::{TryReserveError, TryReserveErrorKind};
+use alloc::collections::TryReserveError;
 use core::alloc::{Allocator, Layout};
 use core::ptr::{self, NonNull};
+
+use crate::reserve_error;
 
 use super::index::{
     MAX_SEGMENTS, SLOTS, segment_len, segment_start, slot_of_index, slot_of_segment,
@@ -98,16 +100,14 @@ impl<T, A: Allocator> SegmentTable<T, A> {
             return Ok(());
         }
         if k == MAX_SEGMENTS {
-            return Err(TryReserveErrorKind::CapacityOverflow.into());
+            return Err(reserve_error::capacity_overflow());
         }
-        let layout = Layout::array::<T>(segment_len(k))
-            .map_err(|_| TryReserveError::from(TryReserveErrorKind::CapacityOverflow))?;
-        let block = self.alloc.allocate(layout).map_err(|_| {
-            TryReserveError::from(TryReserveErrorKind::AllocError {
-                layout,
-                non_exhaustive: (),
-            })
-        })?;
+        let layout =
+            Layout::array::<T>(segment_len(k)).map_err(|_| reserve_error::capacity_overflow())?;
+        let block = self
+            .alloc
+            .allocate(layout)
+            .map_err(|_| reserve_error::refused(layout))?;
         self.biased[slot_of_segment(k)] = block.cast::<T>().as_ptr().wrapping_sub(segment_start(k));
         self.allocated = k + 1;
         Ok(())

@@ -5,14 +5,15 @@
 //! shrinks in place to exactly the written length at the end, so the bytes
 //! are never copied and the arena keeps no slack.
 
-use alloc::collections::{TryReserveError, TryReserveErrorKind};
+use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
 use core::alloc::{Allocator, Layout};
 use core::fmt;
 use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
-use super::{String, refused_layout};
+use super::String;
+use crate::reserve_error::{self, capacity_overflow};
 
 /// First buffer size for a formatted string with arguments: enough for most
 /// labels and log lines. In the arena the excess is given back in place.
@@ -36,7 +37,9 @@ struct Buffer<A: Allocator> {
 impl<A: Allocator> Buffer<A> {
     fn with_capacity_in(capacity: usize, alloc: A) -> Result<Self, TryReserveError> {
         let layout = Layout::array::<u8>(capacity).map_err(|_| capacity_overflow())?;
-        let block = alloc.allocate(layout).map_err(|_| refused_layout(layout))?;
+        let block = alloc
+            .allocate(layout)
+            .map_err(|_| reserve_error::refused(layout))?;
         Ok(Buffer {
             ptr: block.cast(),
             len: 0,
@@ -61,7 +64,7 @@ impl<A: Allocator> Buffer<A> {
         // SAFETY: `ptr` is a live block of `capacity` bytes from this
         // allocator (a valid `[u8]` layout), and the new one is no smaller.
         let block = unsafe { self.alloc.grow(self.ptr, self.layout(), new_layout) }
-            .map_err(|_| refused_layout(new_layout))?;
+            .map_err(|_| reserve_error::refused(new_layout))?;
         self.ptr = block.cast();
         self.capacity = new_capacity;
         Ok(())
@@ -123,10 +126,6 @@ impl<A: Allocator> fmt::Write for Buffer<A> {
         self.len += s.len();
         Ok(())
     }
-}
-
-fn capacity_overflow() -> TryReserveError {
-    TryReserveErrorKind::CapacityOverflow.into()
 }
 
 impl<A: Allocator> String<A> {

@@ -220,6 +220,7 @@ mod tests {
 
     impl Game for Recorder {
         type Event = Click;
+        type Scratch<'f> = ();
 
         fn actions<'f>(&mut self, event: Click, frame: &mut Frame<'f, Self>) {
             frame.push(Record(event));

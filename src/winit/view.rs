@@ -35,6 +35,7 @@ use crate::frame_loop::{Frame, FrameHistory, Game};
 /// }
 /// impl Game for Clicks {
 ///     type Event = ();
+///     type Scratch<'f> = ();
 ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
 ///         frame.push(Click);
 ///     }

@@ -1,9 +1,9 @@
 //! Std collections in the arena, and drops counted: `Box::new_in` and
 //! `Vec::new_in` drop their contents, `alloc*` values are never dropped.
+//! `VecDeque`, `BTreeMap` and `Rc` take allocators on nightly only (the
+//! `nightly` feature's tests).
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, VecDeque};
-use std::rc::Rc;
 
 use tickarena::FrameArena;
 
@@ -43,8 +43,12 @@ fn alloc_helpers_never_drop() {
     assert_eq!(drops.get(), 0);
 }
 
+#[cfg(feature = "nightly")]
 #[test]
 fn vecdeque_btreemap_and_rc_work() {
+    use std::collections::{BTreeMap, VecDeque};
+    use std::rc::Rc;
+
     let arena = FrameArena::new();
     let mut queue = VecDeque::new_in(&arena);
     for i in 0..1000 {
@@ -81,4 +85,20 @@ fn collections_across_many_frames() {
     }
     assert_eq!(drops.get(), frames * 50);
     assert!(arena.stats().high_water < 16 << 10);
+}
+
+#[test]
+fn a_collection_may_own_its_arena() {
+    // `Allocator` is implemented for the arena itself (and so for
+    // references to it): a `Vec` can carry its arena along, and the arena
+    // lives, unreset, for as long as the `Vec` does.
+    let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+    let mut owned = Vec::new_in(arena);
+    owned.extend(0..1000u64);
+    assert_eq!(
+        owned.allocator().used(),
+        owned.capacity() * 8,
+        "grown in place"
+    );
+    assert_eq!(owned.iter().sum::<u64>(), 499_500);
 }

@@ -124,7 +124,7 @@ fn pages_above_retain_are_given_back_on_reset() {
 
 /// Under AddressSanitizer the frame is poisoned for ASan instead, and that
 /// read is reported: `asan_poison` tests it.
-#[cfg(all(debug_assertions, not(sanitize = "address")))]
+#[cfg(all(debug_assertions, not(tickarena_asan)))]
 #[test]
 fn debug_reclaim_poisons_the_frame() {
     let mut arena = small_arena();

@@ -8,7 +8,7 @@
 //! checks the report. Built only with `-Zsanitizer=address`: the ASan stage
 //! of `.ci/run` runs it and checks that it did.
 
-#![cfg(sanitize = "address")]
+#![cfg(tickarena_asan)]
 
 use tickarena::FrameArena;
 

@@ -1,8 +1,10 @@
 //! A collection (`Vec`, `Box`) that a full arena refuses goes to std's
-//! alloc-error handler, which aborts. Before it does, the process says
-//! which arena ran out, with its figures, and which setting to raise; std's
-//! own line follows. A failure that was not the arena's keeps std's report
-//! alone.
+//! alloc-error handler, which aborts. With the `nightly` feature (std's
+//! alloc-error hook is unstable), before it does, the process says which
+//! arena ran out, with its figures, and which setting to raise; std's own
+//! line follows. On stable, std's line is the whole report. A failure that
+//! was not the arena's keeps std's report alone, also after a refusal that
+//! was handled or whose arena is gone.
 //!
 //! Each abort runs in a child process (this test binary, this test only);
 //! the parent reads its standard error.
@@ -26,44 +28,80 @@ fn a_collection_in_a_full_arena_says_which_arena_ran_out() {
     }
     let (ok, stderr) = child("vec_past_the_reservation");
     assert!(!ok, "the refused Vec did not end the process");
-    for expected in [
-        "tickarena: frame arena reservation exhausted: asked for 4194304 bytes",
-        "of 1048576 reserved bytes in use this frame",
-        "FrameArena::builder().reserve(bytes)",
-        "Vec::try_reserve",
+    assert_report(
+        &stderr,
+        &[
+            "tickarena: frame arena reservation exhausted: asked for 4194304 bytes",
+            "of 1048576 reserved bytes in use this frame",
+            "FrameArena::builder().reserve(bytes)",
+            "Vec::try_reserve",
+        ],
         "memory allocation of 4194304 bytes failed",
-    ] {
-        assert!(
-            stderr.contains(expected),
-            "expected {expected:?} in:\n{stderr}"
-        );
-    }
+    );
 
     let (ok, stderr) = child("box_in_a_full_buffer");
     assert!(!ok, "the refused Box did not end the process");
-    for expected in [
-        "tickarena: frame arena buffer full: asked for 8192 bytes",
-        "give FrameArena::from_buffer a larger buffer",
+    assert_report(
+        &stderr,
+        &[
+            "tickarena: frame arena buffer full: asked for 8192 bytes",
+            "give FrameArena::from_buffer a larger buffer",
+        ],
         "memory allocation of 8192 bytes failed",
+    );
+
+    // Failures of the global allocator are never blamed on an arena: after
+    // a handled refusal of another size, after a refusal the arena's own
+    // `try_*` method reported (same layout), after a refusal of an arena
+    // that was dropped since (same layout), and after one that
+    // tickarena's own `String::try_reserve` handled (same layout).
+    for (case, size) in [
+        ("handled_refusal_then_another_failure", "12345"),
+        (
+            "try_alloc_refusal_then_global_failure",
+            "4611686018427387904",
+        ),
+        (
+            "dropped_arena_refusal_then_global_failure",
+            "4611686018427387904",
+        ),
+        ("string_refusal_then_global_failure", "4611686018427387904"),
     ] {
+        let (ok, stderr) = child(case);
+        assert!(!ok, "{case}: the failure did not end the process");
         assert!(
-            stderr.contains(expected),
-            "expected {expected:?} in:\n{stderr}"
+            stderr.contains(&format!("memory allocation of {size} bytes failed")),
+            "{case}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("tickarena:"),
+            "{case}: blamed an arena:\n{stderr}"
         );
     }
+}
 
-    // An arena refusal that was handled (`try_reserve`), then a failure of
-    // another size elsewhere: that one is not blamed on the arena.
-    let (ok, stderr) = child("handled_refusal_then_another_failure");
-    assert!(!ok);
+/// `stderr` holds std's line, and with the `nightly` feature (the hook)
+/// the arena's report before it; without, no report of ours.
+fn assert_report(stderr: &str, arena_report: &[&str], std_line: &str) {
     assert!(
-        stderr.contains("memory allocation of 12345 bytes failed"),
-        "{stderr}"
+        stderr.contains(std_line),
+        "expected {std_line:?} in:\n{stderr}"
     );
-    assert!(
-        !stderr.contains("tickarena:"),
-        "blamed the arena:\n{stderr}"
-    );
+    for expected in arena_report {
+        assert_eq!(
+            stderr.contains(expected),
+            cfg!(feature = "nightly"),
+            "{expected:?} (nightly feature: {}) in:\n{stderr}",
+            cfg!(feature = "nightly")
+        );
+    }
+}
+
+/// What the review found blamed on a dropped arena: the global allocator
+/// refusing 2^62 bytes, through a `Vec` that aborts.
+fn global_failure_of_2_pow_62_bytes() {
+    let bytes: Vec<u8> = Vec::with_capacity(1 << 62);
+    std::hint::black_box(&bytes);
 }
 
 fn child(case: &str) -> (bool, String) {
@@ -94,6 +132,25 @@ fn run_child(case: &str) {
             let mut bytes: Vec<u8, &FrameArena> = Vec::new_in(&arena);
             assert!(bytes.try_reserve_exact(4 << 20).is_err());
             std::alloc::handle_alloc_error(Layout::from_size_align(12345, 1).unwrap());
+        }
+        "try_alloc_refusal_then_global_failure" => {
+            let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+            assert!(arena.try_alloc_uninit_slice::<u8>(1 << 62).is_err());
+            global_failure_of_2_pow_62_bytes();
+        }
+        "dropped_arena_refusal_then_global_failure" => {
+            let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+            let mut bytes: Vec<u8, &FrameArena> = Vec::new_in(&arena);
+            assert!(bytes.try_reserve_exact(1 << 62).is_err());
+            drop(bytes);
+            drop(arena);
+            global_failure_of_2_pow_62_bytes();
+        }
+        "string_refusal_then_global_failure" => {
+            let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+            let mut text = tickarena::String::new_in(&arena);
+            assert!(text.try_reserve(1 << 62).is_err());
+            global_failure_of_2_pow_62_bytes();
         }
         other => panic!("unknown case {other}"),
     }

@@ -22,6 +22,7 @@ impl Action<Log> for Append<'_> {
 
 impl Game for Log {
     type Event = u32;
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, event: u32, frame: &mut Frame<'f, Self>) {
         let line = format_in!(frame.arena(), "{}:{event}", frame.tick());
         frame.push(Append(line));
@@ -54,6 +55,7 @@ impl Action<Burst> for Nop<'_> {
 }
 impl Game for Burst {
     type Event = u64;
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, event: u64, frame: &mut Frame<'f, Self>) {
         let payload = frame.arena().alloc_slice_fill_with(8, |i| event + i as u64);
         frame.push(Nop(payload));
@@ -149,6 +151,7 @@ impl Action<Fragile> for Explode<'_> {
 
 impl Game for Fragile {
     type Event = ();
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
         let bytes = frame.arena().alloc_slice_fill_with(4096, |_| 0u8);
         assert!(self.panic_in != "actions", "actions failed");
@@ -211,6 +214,7 @@ struct Tokens {
 
 impl Game for Tokens {
     type Event = ();
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
         frame.push(Holding(std::rc::Rc::clone(&self.token)));
         self.alive_while_mapping = std::rc::Rc::strong_count(&self.token) - 1;

@@ -1,7 +1,7 @@
 //! All integration tests in one binary (one link instead of one per file),
 //! a module per topic.
 
-#![feature(allocator_api, btreemap_alloc, cfg_sanitize)]
+#![cfg_attr(feature = "nightly", feature(allocator_ext, btreemap_alloc))]
 
 #[path = "../models/mod.rs"]
 mod models;

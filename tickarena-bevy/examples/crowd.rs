@@ -14,8 +14,6 @@
 //! cargo run --release -p tickarena-bevy --example crowd -- 600
 //! ```
 
-#![feature(allocator_api)]
-
 #[path = "../../examples/support/counting_alloc.rs"]
 mod counting_alloc;
 

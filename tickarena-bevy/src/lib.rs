@@ -17,7 +17,6 @@
 //! # Example
 //!
 //! ```
-//! #![feature(allocator_api)]
 //! use bevy_app::{App, Update};
 //! use bevy_ecs::prelude::*;
 //! use tickarena_bevy::{FrameScratch, TickarenaPlugin, WorkerArenas};

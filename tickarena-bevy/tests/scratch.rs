@@ -1,8 +1,6 @@
 //! Real `App::update` frames: each system's scratch is its own and reset
 //! before each run, and a burst's pages go back.
 
-#![feature(allocator_api)]
-
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
 use tickarena_bevy::{FrameScratch, SCRATCH_RETAIN};

@@ -1,5 +1,4 @@
 // A Box in the arena cannot stay alive across a reset.
-#![feature(allocator_api)]
 use tickarena::FrameArena;
 
 fn main() {

@@ -1,5 +1,4 @@
 // A Vec in the arena cannot outlive the arena.
-#![feature(allocator_api)]
 use tickarena::FrameArena;
 
 fn main() {

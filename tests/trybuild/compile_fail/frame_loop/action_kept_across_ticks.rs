@@ -6,6 +6,7 @@ struct World;
 
 impl Game for World {
     type Event = u32;
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: u32, _: &mut Frame<'f, Self>) {}
 }
 

@@ -7,6 +7,7 @@ struct Crowd(Vec<u32>);
 
 impl Game for Crowd {
     type Event = ();
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
         let frame = &*frame;

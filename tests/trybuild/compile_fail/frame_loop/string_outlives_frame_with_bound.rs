@@ -17,6 +17,7 @@ impl<'w, 'f: 'w> Action<World<'w>> for Remember<'f> {
 
 impl<'w> Game for World<'w> {
     type Event = u32;
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, event: u32, frame: &mut Frame<'f, Self>) {
         frame.push(Remember(Some(format_in!(frame.arena(), "{event}"))));
     }

@@ -16,6 +16,7 @@ impl<'w, 'f> Action<World<'w>> for Remember<'f> {
 
 impl<'w> Game for World<'w> {
     type Event = u32;
+    type Scratch<'f> = ();
     fn actions<'f>(&mut self, event: u32, frame: &mut Frame<'f, Self>) {
         frame.push(Remember(Some(format_in!(frame.arena(), "{event}"))));
     }

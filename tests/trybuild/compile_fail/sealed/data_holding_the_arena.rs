@@ -1,7 +1,6 @@
 // Data that holds the arena itself (an arena `Vec` keeps a `&FrameArena`)
 // cannot be sealed: the arena moves with the `Sealed`. Freeze it first
 // (`vec.leak()`).
-#![feature(allocator_api)]
 use tickarena::{FrameArena, FrameData};
 
 struct Ids;

@@ -1,6 +1,5 @@
 // An arena collection stays on the thread that made it: a `Vec` in this
 // thread's arena cannot move to another thread. Freeze it first (`leak`).
-#![feature(allocator_api)]
 use tickarena::ThreadArenas;
 
 fn main() {

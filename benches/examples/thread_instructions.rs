@@ -9,9 +9,7 @@
 //! cargo run --release --example thread_instructions -- tickarena values_and_vecs 20
 //! ```
 
-#![feature(allocator_api)]
-
-#[path = "../benches/support/thread_contenders.rs"]
+#[path = "../support/thread_contenders.rs"]
 mod thread_contenders;
 
 use std::hint::black_box;
