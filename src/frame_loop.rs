@@ -273,6 +273,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let game = FrameLoop::new(Idle);
@@ -295,6 +296,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// use std::time::Duration;
@@ -354,6 +356,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
@@ -471,6 +474,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Score(u32);
     /// # impl Game for Score {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let game = FrameLoop::new(Score(7));
@@ -489,6 +493,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Score(u32);
     /// # impl Game for Score {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Score(7));
@@ -508,6 +513,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
@@ -528,6 +534,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
@@ -549,6 +556,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// use tickarena::{FrameArena, ThreadArenas};
@@ -570,6 +578,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
@@ -589,6 +598,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// assert!(FrameLoop::new(Idle).step() > std::time::Duration::ZERO);
@@ -606,6 +616,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// let mut game = FrameLoop::new(Idle);
@@ -625,6 +636,7 @@ impl<G: Game> FrameLoop<G> {
     /// # struct Score(u32);
     /// # impl Game for Score {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// assert_eq!(FrameLoop::new(Score(3)).into_world().0, 3);

@@ -31,11 +31,13 @@
 //! 3. **No `'static` escapes.** The stored `D::Of<'static>` is only ever
 //!    dropped (drop glue cannot depend on a lifetime) or lent to a closure
 //!    that is generic over the lifetime (`for<'f> FnOnce(&D::Of<'f>) -> R`):
-//!    it cannot assume `'f: 'static`, cannot store anything of its own into
-//!    the data (it has no value of type `'f` but the data's own), and `R`
-//!    cannot name `'f` or the borrow of the `Sealed`. Invariant data (a
-//!    `Cell<&'f T>`) is therefore fine too, which `yoke`'s covariant `get`
-//!    would not allow.
+//!    it cannot assume `'f: 'static`, and `R` cannot name `'f` or the borrow
+//!    of the `Sealed`. What it can store into the data (through a
+//!    `Cell<&'f T>`, say) outlives `'f` whatever `'f` is: the data's own
+//!    values, or `'static` ones (`cell.set("static")` compiles, and is
+//!    sound: a `'static` value outlives the frame). Nothing that lives
+//!    shorter than the frame can go in. Invariant data is therefore fine
+//!    too, which `yoke`'s covariant `get` would not allow.
 //! 4. **Threads.** `Sealed<D>` is `Send` when every `D::Of<'f>` is (the
 //!    arena is `Send`), and `Sync` when every `D::Of<'f>` is `Sync`: through
 //!    `&Sealed` only the data is reachable (read-only), never the arena.

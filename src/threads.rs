@@ -6,14 +6,19 @@
 //! thread its own arena and ends the frame of all of them at once.
 //!
 //! How a thread finds its arena: each thread keeps, in a thread-local, the
-//! arena it was given and the *frame key* it was given it under. The key is
-//! unique to one `ThreadArenas` and one frame (drawn from a global counter
-//! at creation and at every reset). [`ThreadArenas::local`] compares the
-//! cached key with the set's current one: equal, the arena is the thread's
-//! (a thread-local load and a compare: no lock, no atomic read-modify-write).
-//! Otherwise the thread claims an arena under the set's lock, preferring the
-//! one it had last frame, and caches it. So each thread takes the lock once
-//! per frame, on its first `local()`.
+//! arenas it was given most recently (up to `CACHE_SLOTS`, one per set it
+//! uses, newest first) and the *frame key* it was given each under. A key
+//! is unique to one `ThreadArenas` and one frame (drawn from a global
+//! counter at creation and at every reset). [`ThreadArenas::local`]
+//! compares the cached keys with the set's current one: equal, the arena is
+//! the thread's (thread-local loads and compares: no lock, no atomic
+//! read-modify-write; the newest set's is the first compare). Otherwise the
+//! thread claims an arena under the set's lock, preferring the one it had
+//! last frame, and caches it. So each thread takes the lock once per frame
+//! and set, on its first `local()`, as long as it uses at most
+//! `CACHE_SLOTS` sets in a frame (the frame loop's `Frame::threads` and a
+//! Bevy app's `WorkerArenas` are two); a fifth set pushes the oldest out of
+//! the cache, and that one's next `local()` takes the lock again.
 //!
 //! Why claims last one frame: [`reset`](ThreadArenas::reset) takes `&mut
 //! self`, which proves that no `&FrameArena` handed out by `local()` is
@@ -37,7 +42,8 @@ use crate::segmented::SegmentedList;
 ///
 /// * [`local`](Self::local) is the calling thread's own arena: made on the
 ///   thread's first call, found again without a lock or an atomic
-///   read-modify-write for the rest of the frame.
+///   read-modify-write for the rest of the frame (for up to four sets in
+///   use on one thread).
 /// * What `local().alloc*()` returns (`&'a mut T`) borrows the
 ///   `ThreadArenas`, not the thread, so a worker can hand finished values,
 ///   slices and strs back to the thread that spawned it.
@@ -160,18 +166,27 @@ static NEXT_FRAME_KEY: AtomicU64 = AtomicU64::new(1);
 /// Ids of threads, as this module numbers them: never reused.
 static NEXT_THREAD: AtomicU64 = AtomicU64::new(1);
 
-/// What a thread remembers of the last arena it was given.
+/// How many sets a thread finds its arena in without the lock, each frame.
+pub(crate) const CACHE_SLOTS: usize = 4;
+
+/// What a thread remembers of an arena it was given.
 #[derive(Clone, Copy)]
 struct Cached {
     frame_key: u64,
     arena: *const FrameArena,
 }
 
+const EMPTY_SLOT: Cached = Cached {
+    frame_key: 0,
+    arena: ptr::null(),
+};
+
 thread_local! {
-    /// No destructor, so it is usable for all of the thread's life, its
+    /// The arenas this thread was given most recently, newest first. No
+    /// destructor, so it is usable for all of the thread's life, its
     /// teardown included.
-    static CACHED: Cell<Cached> = const {
-        Cell::new(Cached { frame_key: 0, arena: ptr::null() })
+    static CACHED: [Cell<Cached>; CACHE_SLOTS] = const {
+        [const { Cell::new(EMPTY_SLOT) }; CACHE_SLOTS]
     };
     /// This thread's id (`NO_THREAD` until it first claims an arena).
     static THREAD: Cell<u64> = const { Cell::new(NO_THREAD) };
@@ -235,6 +250,12 @@ impl ThreadArenas {
 
     /// The calling thread's arena for this frame.
     ///
+    /// A thread's first call in a frame takes the set's lock to claim an
+    /// arena; later calls find it again in a thread-local cache, without a
+    /// lock. The cache holds the arenas of the last four sets a thread used,
+    /// so a thread that works in up to four sets per frame (the frame loop's
+    /// and a Bevy app's, say) still takes each set's lock once per frame.
+    ///
     /// # Panics
     ///
     /// If the thread has no arena yet and the OS refuses to reserve one
@@ -291,8 +312,17 @@ impl ThreadArenas {
     /// ```
     #[inline]
     pub fn try_local(&self) -> Result<&FrameArena, ArenaError> {
-        let cached = CACHED.get();
-        if cached.frame_key == self.frame_key {
+        let cached = CACHED.with(|slots| {
+            let newest = slots[0].get();
+            if newest.frame_key == self.frame_key {
+                return Some(newest);
+            }
+            slots[1..]
+                .iter()
+                .map(Cell::get)
+                .find(|slot| slot.frame_key == self.frame_key)
+        });
+        match cached {
             // The key is this set's for this frame, so `claim` stored the
             // pointer for this thread during this frame: it points into
             // `registry.arenas` (elements never move, and the list lives as
@@ -300,9 +330,9 @@ impl ThreadArenas {
             // `reset(&mut self)`, which cannot happen while the returned
             // borrow of `self` lives.
             // SAFETY: a valid pointer to this thread's arena for this frame (above).
-            return Ok(unsafe { &*cached.arena });
+            Some(cached) => Ok(unsafe { &*cached.arena }),
+            None => self.claim(),
         }
-        self.claim()
     }
 
     /// Finds or makes this thread's arena for the frame, under the lock.
@@ -342,11 +372,19 @@ impl ThreadArenas {
             last_frame: self.frames,
         };
         let arena = registry.arena_ptr(index);
-        CACHED.set(Cached {
-            frame_key: self.frame_key,
-            arena: arena.as_ptr(),
-        });
         drop(registry);
+        #[cfg(test)]
+        tests::CLAIMS.with(|claims| claims.set(claims.get() + 1));
+        // Newest first: the others move down a slot, the oldest falls out.
+        CACHED.with(|slots| {
+            for slot in (1..CACHE_SLOTS).rev() {
+                slots[slot].set(slots[slot - 1].get());
+            }
+            slots[0].set(Cached {
+                frame_key: self.frame_key,
+                arena: arena.as_ptr(),
+            });
+        });
         // SAFETY: `get_ptr` derives the pointer from the list's segment, so
         // it stays valid while arenas are pushed (by other threads' claims)
         // and for as long as the list, which `self` owns; the claim gives
@@ -487,7 +525,8 @@ impl ThreadArenas {
     }
 
     /// Calls `visit` with the figures of each arena, in the order they were
-    /// made (for a per-thread report).
+    /// made (for a per-thread report). `visit` may use this set (its
+    /// figures, `local`): no lock is held while it runs.
     ///
     /// # Example
     ///
@@ -499,14 +538,19 @@ impl ThreadArenas {
     /// assert_eq!(per_thread, [2]);
     /// ```
     pub fn for_each_thread(&self, mut visit: impl FnMut(ArenaStats)) {
-        let registry = self.lock();
-        for index in 0..registry.arenas.len() {
-            let arena = registry.arena_ptr(index);
+        // The lock is held only to find each arena, never while `visit`
+        // runs: a visitor may call `used`, `len`, `stats` or `local` on
+        // this same set. Arenas made meanwhile by other threads may be
+        // left out (they are counted from the next call on).
+        let len = self.len();
+        for index in 0..len {
+            let arena = self.lock().arena_ptr(index);
             // The arena may be in use by another thread right now, so only
             // its figures are read: `stats` reads fields that its thread
             // writes through atomics (`Published`) and fields that change
             // only under `&mut` (which no one has while `self` is borrowed).
-            // SAFETY: the pointer is valid (see `claim`); only figures are read (above).
+            // SAFETY: the pointer is valid (see `claim`: arenas never move
+            // and live as long as `self`); only figures are read (above).
             visit(unsafe { arena.as_ref() }.stats());
         }
     }
@@ -569,5 +613,58 @@ impl core::fmt::Debug for ThreadArenas {
             .field("threads", &self.len())
             .field("stats", &self.stats())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        /// Claims made by this thread (each one takes the set's lock).
+        pub(super) static CLAIMS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    #[test]
+    fn up_to_four_sets_per_thread_take_the_lock_once_per_frame() {
+        let sets: Vec<ThreadArenas> = (0..CACHE_SLOTS).map(|_| ThreadArenas::new()).collect();
+        let before = CLAIMS.get();
+        for round in 0..1000u32 {
+            for set in &sets {
+                set.local().alloc(round);
+            }
+        }
+        assert_eq!(CLAIMS.get() - before, CACHE_SLOTS, "one claim per set");
+        // A fifth set pushes the oldest out: then every switch claims again.
+        let fifth = ThreadArenas::new();
+        let before = CLAIMS.get();
+        for _ in 0..10 {
+            for set in sets.iter().chain([&fifth]) {
+                set.local().alloc(0u8);
+            }
+        }
+        assert!(CLAIMS.get() - before > 10, "the limit is real");
+    }
+
+    #[test]
+    fn a_visitor_may_use_the_set_it_visits() {
+        let arenas = std::sync::Arc::new(ThreadArenas::new());
+        arenas.local().alloc(1u64);
+        let (done, finished) = std::sync::mpsc::channel();
+        // Detached, so that a deadlock fails the test instead of hanging it.
+        let visiting = std::sync::Arc::clone(&arenas);
+        std::thread::spawn(move || {
+            let mut seen = 0;
+            visiting.for_each_thread(|stats| {
+                seen += stats.used + visiting.used() + visiting.len() + visiting.stats().used;
+                visiting.local().alloc(2u8); // this thread's first claim
+            });
+            done.send(seen).unwrap();
+        });
+        let seen = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("for_each_thread deadlocked on its own set");
+        assert_eq!(seen, 8 + 8 + 1 + 8);
+        assert_eq!(arenas.len(), 2);
     }
 }

@@ -36,7 +36,8 @@ macro_rules! vec_in {
     };
 }
 
-/// `vec_in![alloc;]`, as a function so callers need no nightly feature.
+/// `vec_in![alloc;]`, as a function so the macro's expansion names only
+/// this crate's items.
 #[doc(hidden)]
 pub fn __vec_new_in<T, A: Allocator>(alloc: A) -> Vec<T, A> {
     Vec::new_in(alloc)

@@ -78,6 +78,7 @@ use session::{Schedule, Session};
 /// # struct Idle;
 /// # impl Game for Idle {
 /// #     type Event = ();
+/// #     type Scratch<'f> = ();
 /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 /// # }
 /// # struct Blank;
@@ -114,6 +115,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
@@ -144,6 +146,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
@@ -171,6 +174,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
@@ -197,6 +201,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
@@ -228,6 +233,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
@@ -260,6 +266,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;
@@ -285,6 +292,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// struct Named(&'static str);
@@ -309,6 +317,7 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// # struct Idle;
     /// # impl Game for Idle {
     /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
     /// # }
     /// # struct Blank;

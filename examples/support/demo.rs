@@ -114,14 +114,14 @@ const CROWD_CELL: f32 = 25.0;
 const CROWDED: u32 = 12;
 
 /// Slows entities in crowded cells a little. The cells are counted in a
-/// hashbrown map built in the frame arena each step (hashbrown's `nightly`
-/// feature: core's `Allocator`), so it costs no heap allocation.
+/// hashbrown map built in the frame arena each step (`FrameHashMap`), so
+/// it costs no heap allocation.
 fn slow_in_crowds(entities: &mut SegmentedList<Entity>, arena: &tickarena::FrameArena) {
     let cell = |position: Vec2| {
         let cell = (position / CROWD_CELL).floor();
         (cell.x as i32, cell.y as i32)
     };
-    let mut counts = hashbrown::HashMap::with_capacity_in(1024, arena);
+    let mut counts = tickarena::FrameHashMap::with_capacity_in(1024, arena);
     for entity in entities.iter() {
         *counts.entry(cell(entity.position)).or_insert(0u32) += 1;
     }

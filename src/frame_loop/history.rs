@@ -12,6 +12,7 @@ use std::time::Duration;
 /// # struct Idle;
 /// # impl Game for Idle {
 /// #     type Event = ();
+/// #     type Scratch<'f> = ();
 /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
 /// # }
 /// let mut game = FrameLoop::new(Idle);

@@ -40,15 +40,21 @@ pub use iter::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
 ///   borrow of the list, as with any collection.
 /// * A pointer from [`get_ptr`](Self::get_ptr) is derived from the segment
 ///   itself, not from a borrow of the list, so it outlives borrows: it stays
-///   valid (for reads, and for writes while no reference to that element is
-///   in use) across `push`, `reserve`, `get_mut`/`iter_mut`/`segments_mut`
-///   and any other `&mut` access, until **its** element is removed or moved.
+///   valid across `push`, `reserve`, `get_mut`/`iter_mut`/`segments_mut`
+///   and any other `&mut` access, until **its** element is removed or moved
+///   or the list is [`leak`](Self::leak)ed. One rule on top, as for any raw
+///   pointer next to references: while a reference to **that element** is
+///   still in use, do not access it through the pointer (no access at all
+///   while a `&mut T` to it is in use, no write while a `&T` is). Use the
+///   pointer before such a reference is made, or after its last use.
 /// * What removes or moves elements: [`pop`](Self::pop) (the last),
 ///   [`truncate`](Self::truncate) and [`clear`](Self::clear) (those past the
 ///   new length), [`swap_remove`](Self::swap_remove) (removes one, moves the
 ///   last into its place), [`retain`](Self::retain)/[`retain_mut`](Self::retain_mut)
 ///   (remove some, move every later kept element down), and dropping the
-///   list. Nothing else moves an element.
+///   list. Nothing else moves an element. [`leak`](Self::leak) moves
+///   nothing, but hands every element out as `&mut`: from then on, reach
+///   them through the leaked slices, not through earlier pointers.
 /// * A pointer made by casting a `&T` (`&list[i] as *const T`) is only as
 ///   good as that shared borrow: any later `&mut` access to the element
 ///   (`iter_mut` included) ends it. Use `get_ptr` instead.
@@ -352,10 +358,28 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     ///
     /// The pointer is derived from the segment's own allocation, not from
     /// this borrow of the list, so later `push`es and `&mut` access to the
-    /// list (other elements, or this one through a reference that is no
-    /// longer used) leave it valid, under both Stacked and Tree Borrows.
-    /// Reading through it needs the element to still be there; writing
-    /// through it also needs no reference to the element to be in use.
+    /// list (other elements, or this one through a reference whose last use
+    /// is past) leave it valid, under both Stacked and Tree Borrows (Miri).
+    ///
+    /// # Safety of its use
+    ///
+    /// Reading or writing through the pointer needs the element to still be
+    /// there (not removed or moved, the list not leaked), and no reference
+    /// to that element in use across the access: a `&mut T` to it (from
+    /// `get_mut`, `iter_mut`, `segments_mut`, `IndexMut`) must not be used
+    /// after the pointer was, and for a write neither may a `&T`. This is
+    /// undefined behaviour, which Miri reports (`tests/all/segmented_pointers.rs`,
+    /// `counter_examples`):
+    ///
+    /// ```no_run
+    /// let mut list: tickarena::SegmentedList<u32> = (0..10).collect();
+    /// let p = list.get_ptr(3).unwrap();
+    /// let r = list.get_mut(3).unwrap();
+    /// *r += 1;
+    /// let seen = unsafe { *p.as_ptr() }; // UB: `r` is used again below
+    /// *r += 1;
+    /// # let _ = seen;
+    /// ```
     ///
     /// # Example
     ///

@@ -81,6 +81,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Plain;
@@ -115,6 +116,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// use std::sync::Arc;
@@ -151,6 +153,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Screen(Option<Vec<u32>>); // stands for a drawing surface
@@ -187,6 +190,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// use winit::event::{DeviceId, ElementState, MouseButton};
@@ -227,6 +231,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// use winit::event::{DeviceEvent, DeviceId};
@@ -272,6 +277,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Autopilot;
@@ -311,6 +317,7 @@ pub trait View<G: Game> {
     /// # }
     /// # impl Game for Sum {
     /// #     type Event = u32;
+    /// #     type Scratch<'f> = ();
     /// #     fn actions<'f>(&mut self, n: u32, frame: &mut Frame<'f, Self>) { frame.push(Add(n)); }
     /// # }
     /// struct Caption(String);

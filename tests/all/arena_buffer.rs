@@ -38,7 +38,7 @@ fn a_full_buffer_is_an_error_and_serves_again_after_reclaim() {
         );
         // What is left (the alignment's slack) is smaller than 8 bytes.
         assert!(arena.try_alloc_str("8 bytes!").is_err());
-        assert!((&arena).allocate(Layout::new::<[u8; 8]>()).is_err());
+        assert!(arena.allocate(Layout::new::<[u8; 8]>()).is_err());
         let mut v: Vec<u8, &FrameArena> = Vec::new_in(&arena);
         assert!(v.try_reserve(8).is_err());
         drop(v);
@@ -90,7 +90,7 @@ fn any_alignment_of_the_buffer_works() {
         );
         let words = arena.alloc_slice_copy(&[u64::MAX; 8]);
         assert!(words.as_ptr().is_aligned());
-        let aligned = (&arena)
+        let aligned = arena
             .allocate(Layout::from_size_align(16, 1024).unwrap())
             .unwrap();
         assert_eq!(aligned.cast::<u8>().addr().get() % 1024, 0);
@@ -102,9 +102,9 @@ fn any_alignment_of_the_buffer_works() {
 fn large_alignments_fail_cleanly_when_they_do_not_fit() {
     let arena = FrameArena::from_buffer(static_buffer!(256));
     let huge_align = Layout::from_size_align(8, 1 << 20).unwrap();
-    assert!((&arena).allocate(huge_align).is_err());
+    assert!(arena.allocate(huge_align).is_err());
     let absurd = Layout::from_size_align(isize::MAX as usize - 4095, 4096).unwrap();
-    assert!((&arena).allocate(absurd).is_err());
+    assert!(arena.allocate(absurd).is_err());
     assert_eq!(arena.used(), 0, "failures take nothing");
     assert_eq!(*arena.alloc(9u16), 9);
 }

@@ -71,7 +71,7 @@ fn in_limited_child() {
     // ...but committing it is: allocation stops well before the reservation ends.
     let chunk = Layout::from_size_align(MIB, 1).unwrap();
     let mut served = 0;
-    while (&arena).allocate(chunk).is_ok() {
+    while arena.allocate(chunk).is_ok() {
         served += 1;
         assert!(served < 1024, "the limit never refused a commit");
     }

@@ -28,7 +28,7 @@ fn one_mebibyte_reservation_is_exhausted_by_4k_pages() {
         assert_eq!(served, 256, "round {round}: 1 MiB holds exactly 256 pages");
         assert_eq!(arena.used(), MIB);
         assert!(arena.try_alloc(0u8).is_err());
-        assert!((&arena).allocate(Layout::new::<u8>()).is_err());
+        assert!(arena.allocate(Layout::new::<u8>()).is_err());
         let mut v: Vec<u8, &FrameArena> = Vec::new_in(&arena);
         assert!(v.try_reserve(1).is_err());
         drop(v);
@@ -67,9 +67,9 @@ fn huge_and_overflowing_layouts_are_refused() {
     let arena = FrameArena::builder().reserve(MIB).build().unwrap();
     arena.alloc(1u8);
     let near_max = Layout::from_size_align(isize::MAX as usize - 4095, 4096).unwrap();
-    assert!((&arena).allocate(near_max).is_err());
+    assert!(arena.allocate(near_max).is_err());
     let max_align = Layout::from_size_align(1, 1 << (usize::BITS - 2)).unwrap();
-    assert!((&arena).allocate(max_align).is_err());
+    assert!(arena.allocate(max_align).is_err());
     assert!(
         arena
             .try_alloc_slice_fill_with(usize::MAX / 8, |_| 0u64)

@@ -129,10 +129,7 @@ fn pages_above_retain_are_given_back_on_reset() {
 fn debug_reclaim_poisons_the_frame() {
     let mut arena = small_arena();
     // A raw block from the allocator (no reference whose borrow ends).
-    let stale = (&arena)
-        .allocate(Layout::new::<u64>())
-        .unwrap()
-        .cast::<u64>();
+    let stale = arena.allocate(Layout::new::<u64>()).unwrap().cast::<u64>();
     // SAFETY: the block is 8 writable bytes.
     unsafe { stale.write(0x0123_4567_89AB_CDEF) };
     arena.reset();
@@ -149,7 +146,7 @@ fn alignments_up_to_one_mebibyte() {
     for align in [1, 2, 8, 64, 4096, 65536, MIB] {
         arena.alloc(1u8); // misalign the top
         let layout = Layout::from_size_align(24, align).unwrap();
-        let block = (&arena).allocate(layout).unwrap();
+        let block = arena.allocate(layout).unwrap();
         let ptr = block.cast::<u8>();
         assert_eq!(ptr.addr().get() % align, 0, "align {align}");
         assert_eq!(block.len(), 24);
@@ -173,10 +170,10 @@ fn zero_sized_values_take_no_space() {
     let empty = arena.alloc_slice_fill_with(1000, |_| ());
     assert_eq!(empty.len(), 1000);
     let big_align = Layout::from_size_align(0, MIB).unwrap();
-    let block = (&arena).allocate(big_align).unwrap();
+    let block = arena.allocate(big_align).unwrap();
     assert_eq!(block.cast::<u8>().addr().get() % MIB, 0);
     // SAFETY: zero-sized, from this allocator.
-    unsafe { (&arena).deallocate(block.cast(), big_align) };
+    unsafe { arena.deallocate(block.cast(), big_align) };
     assert_eq!(
         arena.used(),
         before,

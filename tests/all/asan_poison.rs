@@ -26,7 +26,12 @@ fn stale_reads_are_reported_by_address_sanitizer() {
     // and poisoning makes no false report.
     let (ok, stderr) = child("live");
     assert!(ok, "reading live arena data was reported:\n{stderr}");
-    for case in ["after_reset", "freed_block", "above_the_top"] {
+    for case in [
+        "after_reset",
+        "freed_block",
+        "above_the_top",
+        "tail_of_a_moved_shrink",
+    ] {
         let (ok, stderr) = child(case);
         assert!(!ok, "{case}: the stale read was not reported");
         assert!(
@@ -78,6 +83,19 @@ fn run_child(case: &str) {
         }
         "above_the_top" => {
             read(kept.wrapping_add(2));
+        }
+        "tail_of_a_moved_shrink" => {
+            // A shrink to a larger alignment than the block has moves it;
+            // all of the old block is freed, not only what was copied.
+            use std::alloc::{Allocator, Layout};
+            let old = Layout::from_size_align(64, 8).unwrap();
+            let block = arena.allocate(old).unwrap().cast::<u8>();
+            assert_eq!(block.addr().get() % 16, 8, "after one u64: not 16-aligned");
+            let new = Layout::from_size_align(16, 16).unwrap();
+            // SAFETY: `block` is a live allocation of `old` from this arena.
+            let moved = unsafe { arena.shrink(block, old, new) }.unwrap();
+            assert_ne!(moved.cast::<u8>(), block, "the shrink moved the block");
+            read(block.as_ptr().wrapping_add(48).cast());
         }
         other => panic!("unknown case {other}"),
     }

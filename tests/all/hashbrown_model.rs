@@ -1,5 +1,5 @@
-//! A hashbrown map in a frame arena (hashbrown's `nightly` feature: core's
-//! `Allocator`) against std's `HashMap` on the global allocator, on random
+//! A hashbrown map in a frame arena (through allocator-api2's `Allocator`,
+//! on stable) against std's `HashMap` on the global allocator, on random
 //! sequences of operations: same contents after each, every frame.
 
 use std::collections::HashMap as StdMap;

@@ -139,6 +139,11 @@ fn invariant_data_can_be_sealed_and_swapped_within_its_frame() {
     });
     sealed.with(|(cursor, other)| cursor.set(other));
     assert_eq!(sealed.with(|(cursor, _)| cursor.get().to_owned()), "second");
+    // A `'static` value outlives any frame, so it may go in too (the
+    // sealed module's docs, point 3); it is read back after a move.
+    sealed.with(|(cursor, _)| cursor.set("static"));
+    let moved = std::thread::spawn(move || sealed.with(|(cursor, _)| cursor.get().len()));
+    assert_eq!(moved.join().unwrap(), 6);
 }
 
 /// Frames a circle test runs: fewer interpreted.

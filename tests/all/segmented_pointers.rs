@@ -144,9 +144,57 @@ fn a_refused_reserve_gives_its_segments_back_to_the_arena() {
     assert_eq!(list.capacity(), 8);
     // The rest of the frame goes on: most of the arena is still free.
     let most = Layout::from_size_align(900 << 10, 1).unwrap();
-    assert!((&arena).allocate(most).is_ok());
+    assert!(arena.allocate(most).is_ok());
     list.extend(2..=1000);
     assert_eq!(list.iter().sum::<u64>(), 500_500);
     // SAFETY: the frame has not ended; the value was never freed.
     assert_eq!(unsafe { *before }, 7);
+}
+
+/// What `get_ptr`'s docs forbid, as programs Miri must report as undefined
+/// behaviour. Built only for Miri and ignored by its ordinary run: each is
+/// run alone by `scripts/miri-counter-examples` (from `.ci/run`), which
+/// expects Miri's "Undefined Behavior" report for each, under the borrow
+/// model named in the test's name. Natively they would run and print
+/// nothing, which is what makes such a bug dangerous.
+#[cfg(miri)]
+mod counter_examples {
+    use tickarena::SegmentedList;
+
+    #[test]
+    #[ignore = "undefined behaviour on purpose: scripts/miri-counter-examples runs it"]
+    fn read_through_the_pointer_while_a_mut_ref_is_in_use_stacked_and_tree() {
+        let mut list: SegmentedList<u32> = (0..10).collect();
+        let p = list.get_ptr(3).unwrap();
+        let r = list.get_mut(3).unwrap();
+        *r += 1;
+        // SAFETY: none; `r` is used again below, which the docs forbid.
+        let seen = unsafe { *p.as_ptr() };
+        *r += 1;
+        assert_eq!(seen, 4);
+    }
+
+    #[test]
+    #[ignore = "undefined behaviour on purpose: scripts/miri-counter-examples runs it"]
+    fn write_through_the_pointer_while_a_shared_ref_is_in_use_stacked_and_tree() {
+        let mut list: SegmentedList<u32> = (0..10).collect();
+        let p = list.get_ptr(3).unwrap();
+        let r = &list[3];
+        // SAFETY: none; `r` is read again below, which the docs forbid.
+        unsafe { *p.as_ptr() = 30 };
+        assert_eq!(*r, 30);
+    }
+
+    #[test]
+    #[ignore = "undefined behaviour on purpose: scripts/miri-counter-examples runs it"]
+    fn pointer_used_after_leak_then_the_leaked_slice_stacked() {
+        let mut list: SegmentedList<u32> = (0..10).collect();
+        let p = list.get_ptr(3).unwrap();
+        let frozen = list.leak();
+        // SAFETY: none; `leak` handed element 3 out as `&mut`, which the docs
+        // say ends the pointer's use.
+        let seen = unsafe { *p.as_ptr() };
+        frozen[0][3] += 100;
+        assert_eq!(seen, 3);
+    }
 }

@@ -98,9 +98,9 @@ pub fn run(ops: &[Op]) {
         .retain(RESERVE / 4)
         .build()
         .unwrap();
-    let probe = (&arena).allocate(Layout::new::<u8>()).unwrap().cast::<u8>();
+    let probe = arena.allocate(Layout::new::<u8>()).unwrap().cast::<u8>();
     // SAFETY: just allocated from this arena with this layout.
-    unsafe { (&arena).deallocate(probe, Layout::new::<u8>()) };
+    unsafe { arena.deallocate(probe, Layout::new::<u8>()) };
     let base = probe.addr().get();
     assert_eq!(arena.used(), 0);
     let mut lives: Vec<Live> = Vec::new();
@@ -118,7 +118,7 @@ pub fn run(ops: &[Op]) {
                     size as usize % 300
                 };
                 let layout = Layout::from_size_align(size, 1 << (align_log % 13)).unwrap();
-                if let Ok(block) = (&arena).allocate(layout) {
+                if let Ok(block) = arena.allocate(layout) {
                     assert_eq!(block.len(), size);
                     let live = Live {
                         ptr: block.cast(),
@@ -140,7 +140,7 @@ pub fn run(ops: &[Op]) {
                 let new =
                     Layout::from_size_align(old.size() + extra as usize % 5000, align).unwrap();
                 // SAFETY: the block is live with layout `old`; `new` is no smaller.
-                if let Ok(block) = unsafe { (&arena).grow(lives[i].ptr, old, new) } {
+                if let Ok(block) = unsafe { arena.grow(lives[i].ptr, old, new) } {
                     lives[i].ptr = block.cast();
                     lives[i].layout = new;
                     lives[i].fill = next_fill;
@@ -153,7 +153,7 @@ pub fn run(ops: &[Op]) {
                 let new =
                     Layout::from_size_align(keep as usize % (old.size() + 1), old.align()).unwrap();
                 // SAFETY: the block is live with layout `old`; `new` is no larger.
-                let block = unsafe { (&arena).shrink(lives[i].ptr, old, new) }.unwrap();
+                let block = unsafe { arena.shrink(lives[i].ptr, old, new) }.unwrap();
                 assert_eq!(block.len(), new.size());
                 lives[i].ptr = block.cast();
                 lives[i].layout = new;
@@ -161,7 +161,7 @@ pub fn run(ops: &[Op]) {
             Op::Dealloc { pick } if !lives.is_empty() => {
                 let live = lives.swap_remove(pick as usize % lives.len());
                 // SAFETY: the block is live with this layout, and leaves the model.
-                unsafe { (&arena).deallocate(live.ptr, live.layout) };
+                unsafe { arena.deallocate(live.ptr, live.layout) };
             }
             Op::Reclaim => {
                 lives.clear();
