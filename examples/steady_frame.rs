@@ -14,6 +14,12 @@ mod demo;
 mod counting_alloc;
 #[path = "support/flags.rs"]
 mod flags;
+#[allow(
+    dead_code,
+    reason = "shared with tests/steady_state.rs, which reads threads"
+)]
+#[path = "support/page_faults.rs"]
+mod page_faults;
 
 use counting_alloc::{Counting, allocations};
 use demo::{World, script};
@@ -22,18 +28,6 @@ use tickarena::frame_loop::FrameLoop;
 
 #[global_allocator]
 static COUNTING: Counting = Counting;
-
-/// Minor page faults of this process so far (field 10 of /proc/self/stat).
-fn minor_faults() -> u64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // The command name (field 2) may hold spaces: count from after its ')'.
-    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    after_name
-        .split_whitespace()
-        .nth(7)
-        .and_then(|field| field.parse().ok())
-        .unwrap_or(0)
-}
 
 fn main() {
     let mut ticks: u64 = 10_000;
@@ -50,12 +44,12 @@ fn main() {
     for tick in 0..480 {
         game.tick(script(tick, 1000), step);
     }
-    let (allocations_before, faults) = (allocations(), minor_faults());
+    let (allocations_before, faults) = (allocations(), page_faults::minor_faults_of_process());
     for tick in 480..480 + ticks {
         game.tick(script(tick, 1000), step);
     }
     let allocations = allocations() - allocations_before;
-    let faults = minor_faults() - faults;
+    let faults = page_faults::minor_faults_of_process() - faults;
     println!("ticks                       {ticks}");
     println!(
         "heap allocations per tick   {:.4} ({allocations} in all)",

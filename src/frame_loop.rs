@@ -70,7 +70,41 @@ const DEFAULT_HISTORY: usize = 240;
 /// but not beyond (a visible list built in `update` and drawn in
 /// `end_frame`, a per-frame spatial grid) goes in [`Game::Scratch`]: the
 /// loop makes it in the frame arena at the start of the tick and hands it
-/// to every phase after the events.
+/// to every phase after the events. Data that must not even last that long
+/// (the temporaries of a path search per unit, of a query per light) goes
+/// in a scope: [`tickarena::scoped`](crate::scoped) lends a closure an
+/// arena that is emptied when it returns, while `frame.arena()` and the
+/// frame's data stay usable inside it; only what the closure returns (or
+/// allocates in `frame.arena()`) is kept.
+///
+/// ```
+/// use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+/// use tickarena::scoped;
+///
+/// struct Units { positions: Vec<(i32, i32)>, goals: Vec<usize> }
+/// impl Game for Units {
+///     type Event = ();
+///     type Scratch<'f> = ();
+///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+///         let positions = &self.positions;
+///         for (unit, goal) in self.goals.iter_mut().enumerate() {
+///             // A search per unit: its temporaries go when it returns.
+///             *goal = scoped(|temp| {
+///                 let mut open = Vec::with_capacity_in(positions.len(), temp);
+///                 open.extend(positions.iter().enumerate().filter(|&(i, _)| i != unit));
+///                 let me = positions[unit];
+///                 open.sort_by_key(|(_, p)| (p.0 - me.0).abs() + (p.1 - me.1).abs());
+///                 open[0].0
+///             });
+///         }
+///         assert!(frame.arena().used() < 64, "the frame kept nothing of the searches");
+///     }
+/// }
+/// let mut game = FrameLoop::new(Units { positions: vec![(0, 0), (5, 5), (1, 0)], goals: vec![0; 3] });
+/// game.tick([], game.step());
+/// assert_eq!(game.world().goals, [2, 2, 0]);
+/// ```
 ///
 /// # Example
 ///

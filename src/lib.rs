@@ -50,6 +50,8 @@
 //!   vectors in any allocator, cheap in the arena.
 //! * [`SegmentedList`]: a growable list whose elements never move, for
 //!   entities, in any allocator.
+//! * [`scoped`]: a scope inside the frame, whose temporary memory goes back
+//!   when the closure returns, while the frame's data stays usable in it.
 //! * [`ThreadArenas`]: one arena per thread for frames that run on several
 //!   threads (rayon, scoped threads, a job system), reset together.
 //! * [`frame_loop`]: the game loop that turns input events into actions in
@@ -128,6 +130,8 @@ pub mod in_flight;
 mod published;
 mod region;
 mod reserve_error;
+#[cfg(feature = "std")]
+mod scope;
 mod sealed;
 mod segmented;
 mod string;
@@ -143,6 +147,8 @@ pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable}
 #[cfg(feature = "hashbrown")]
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
+#[cfg(feature = "std")]
+pub use scope::{SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{FrameData, Sealed};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};

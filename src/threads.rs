@@ -86,6 +86,33 @@ use crate::segmented::SegmentedList;
 /// [`local`](Self::local)); the result borrows the set, so it can be
 /// collected on the calling thread.
 ///
+/// **Scopes**: [`scoped`](crate::scoped) works on any thread, each with
+/// its own scope arenas, so a job can search in a scope and keep only its
+/// answer in `local()`:
+///
+/// ```
+/// use tickarena::{ThreadArenas, scoped};
+///
+/// let arenas = ThreadArenas::new();
+/// let answers: Vec<&u64> = std::thread::scope(|s| {
+///     let jobs: Vec<_> = (0..2u64)
+///         .map(|job| {
+///             let arenas = &arenas;
+///             s.spawn(move || {
+///                 let best = scoped(|temp| {
+///                     let candidates = temp.alloc_slice_fill_with(10_000, |i| i as u64 ^ job);
+///                     *candidates.iter().max().unwrap()
+///                 });
+///                 &*arenas.local().alloc(best) // 8 bytes kept, not 80 KB
+///             })
+///         })
+///         .collect();
+///     jobs.into_iter().map(|j| j.join().unwrap()).collect()
+/// });
+/// assert_eq!((*answers[0], *answers[1]), (9999, 9999));
+/// assert_eq!(arenas.used(), 16);
+/// ```
+///
 /// **Freezing**: an arena `Vec` cannot leave its thread (`&FrameArena` is
 /// not `Send`), but its elements can: `Vec::leak` turns a
 /// `Vec<T, &'a FrameArena>` into `&'a mut [T]`, and

@@ -22,6 +22,13 @@ use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
 )]
 #[path = "../examples/support/first_game.rs"]
 mod first_game;
+#[allow(
+    dead_code,
+    reason = "shared with the example, which reads the process's"
+)]
+#[path = "../examples/support/page_faults.rs"]
+mod page_faults;
+use page_faults::minor_faults_of_this_thread;
 use tickarena::{FrameArena, SegmentedList, format_in};
 
 /// Counts allocations made by enrolled threads.
@@ -426,4 +433,63 @@ fn frames_in_flight_make_no_heap_allocation_in_steady_state() {
     simulation.join().unwrap();
     assert_eq!(frame, 3000);
     assert_eq!(during, 0, "1000 frames in flight allocated {during} times");
+}
+
+/// Scopes after warm-up, each building 1–64 KiB of temporaries (nested one
+/// deep every 8th) and keeping 16 bytes in the frame: no heap allocation,
+/// no page fault. `TICKARENA_STEADY_SCOPES` sets how many (10^4), for
+/// `scripts/steady-frame-costs`, which counts their system calls.
+#[test]
+fn steady_scopes_make_no_heap_allocation_and_no_page_fault() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let scopes: u64 = std::env::var("TICKARENA_STEADY_SCOPES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    let mut frame = FrameArena::new();
+    let run = |frame: &FrameArena, count: u64| {
+        let mut checksum = 0u64;
+        for i in 0..count {
+            let kept = tickarena::scoped(|temp| {
+                let len = 128 + (i as usize * 977) % 8064; // 1–64 KiB of u64
+                let values = temp.alloc_slice_fill_with(len, |k| (k as u64) ^ i);
+                let inner = if i % 8 == 0 {
+                    tickarena::scoped(|deeper| deeper.alloc_slice_copy(&values[..64]).len())
+                } else {
+                    0
+                };
+                frame.alloc([values[len - 1], inner as u64])
+            });
+            checksum = checksum.wrapping_add(kept[0] + kept[1]);
+        }
+        checksum
+    };
+    // Warm-up: every depth's arena made and its pages touched, and the
+    // frame's pages for what the scopes keep.
+    run(&frame, scopes);
+    frame.reset();
+    // Reading the fault count allocates: outside the counted stretch.
+    let faults_before = minor_faults_of_this_thread();
+    enroll_this_thread();
+    let allocations_before = allocations();
+    let checksum = run(&frame, scopes);
+    let during = allocations() - allocations_before;
+    let faults = minor_faults_of_this_thread() - faults_before;
+    assert_eq!(
+        during, 0,
+        "{scopes} steady scopes made {during} heap allocations"
+    );
+    // 0 on a quiet machine (scripts/steady-frame-costs); the kernel may
+    // still take back and fault in a page or two under memory pressure
+    // from other processes, which this thread cannot prevent. A scope that
+    // touched fresh pages would fault thousands of times here.
+    assert!(
+        faults <= scopes / 1000,
+        "{scopes} steady scopes took {faults} minor page faults"
+    );
+    assert!(checksum > 0);
+    assert!(
+        frame.used() as u64 <= scopes * 16,
+        "16 bytes kept per scope"
+    );
 }

@@ -2,7 +2,8 @@
 //! `SegmentedList`, ~200 input events per frame through the frame loop,
 //! actions that allocate and push follow-ups, collisions found in a
 //! per-frame hash map and turned into actions by `update`, a visible list
-//! built in `update` and drawn (depth-sorted, as text) in `end_frame`.
+//! built in `update` and drawn (depth-sorted, as text) in `end_frame`, and
+//! each hit's target search in a scope of its own (`tickarena::scoped`).
 //! Everything per-frame lives in the frame arena; `examples/first_game.rs`
 //! runs it and `tests/steady_state.rs` checks it makes no heap allocation in
 //! a steady tick.
@@ -15,6 +16,8 @@ use tickarena::{FrameArena, FrameHashMap, FrameString, FrameVec, SegmentedList, 
 const BOUNDS: f32 = 400.0;
 /// Side of a collision-grid cell.
 const CELL: f32 = 16.0;
+/// How far a hit reaches.
+const REACH: f32 = 120.0;
 /// At most this many entities; spawns beyond are refused.
 const MAX_ENTITIES: usize = 4000;
 
@@ -153,15 +156,22 @@ impl Game for Arena2d {
                 });
             }
             Event::Hit(at) => {
-                let nearest = self.entities.iter().min_by(|a, b| {
-                    let (da, db) = (
-                        a.position.distance_squared(at),
-                        b.position.distance_squared(at),
-                    );
-                    da.total_cmp(&db)
+                // The targets in reach, nearest first, built in a scope:
+                // the temporary list is gone when the search ends, and only
+                // the answer stays in the frame (a real game would also
+                // filter by line of sight, team, and so on).
+                let entities = &self.entities;
+                let target = tickarena::scoped(|temp| {
+                    let mut in_reach = Vec::with_capacity_in(64, temp);
+                    in_reach.extend(entities.iter().filter_map(|entity| {
+                        let distance = entity.position.distance_squared(at);
+                        (distance < REACH * REACH).then_some((distance, entity.id))
+                    }));
+                    in_reach.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    in_reach.first().map(|&(_, id)| id)
                 });
-                if let Some(entity) = nearest {
-                    frame.push(Damage { id: entity.id });
+                if let Some(id) = target {
+                    frame.push(Damage { id });
                 }
             }
             Event::Say(n) => {

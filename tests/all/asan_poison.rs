@@ -1,6 +1,7 @@
 //! Under AddressSanitizer, a frame's bytes are poisoned once they are given
-//! back: `unsafe` code that reads a reclaimed frame, a freed arena block or
-//! the free space above the top through a pointer it kept is reported
+//! back: `unsafe` code that reads a reclaimed frame, a freed arena block,
+//! the free space above the top, or what a scope allocated after the scope
+//! ended, through a pointer it kept, is reported
 //! (`use-after-poison`), not left to read stale bytes.
 //!
 //! Each bad read runs in a child process (this test binary, this test
@@ -31,6 +32,7 @@ fn stale_reads_are_reported_by_address_sanitizer() {
         "freed_block",
         "above_the_top",
         "tail_of_a_moved_shrink",
+        "after_a_scope",
     ] {
         let (ok, stderr) = child(case);
         assert!(!ok, "{case}: the stale read was not reported");
@@ -83,6 +85,12 @@ fn run_child(case: &str) {
         }
         "above_the_top" => {
             read(kept.wrapping_add(2));
+        }
+        "after_a_scope" => {
+            // A raw pointer can leave a scope (a reference cannot); what it
+            // points to was given back when the scope ended.
+            let inside: *const u64 = tickarena::scoped(|temp| temp.alloc(9u64) as *const u64);
+            read(inside);
         }
         "tail_of_a_moved_shrink" => {
             // A shrink to a larger alignment than the block has moves it;

@@ -22,6 +22,7 @@ mod collection_out_of_arena;
 mod compile_fail;
 mod frame_loop;
 mod hashbrown_model;
+mod scopes;
 mod sealed;
 mod segmented_drops;
 mod segmented_misc;

@@ -14,6 +14,42 @@
 //! keeps it inside the run: nothing from a frame arena can be stored in a
 //! component or resource (those are `'static`).
 //!
+//! For temporaries that should not even last the system's run (a search
+//! per entity, inside a loop or a `par_iter` job), use
+//! [`tickarena::scoped`]: its arena is emptied when the closure returns, on
+//! whatever thread it runs, and the system's [`FrameScratch`] stays usable
+//! inside it for what is kept.
+//!
+//! ```
+//! use bevy_app::{App, Update};
+//! use bevy_ecs::prelude::*;
+//! use tickarena_bevy::FrameScratch;
+//!
+//! #[derive(Component)]
+//! struct Targets(Vec<u32>);
+//! #[derive(Resource, Default)]
+//! struct Best(Vec<u32>);
+//!
+//! fn pick(scratch: FrameScratch, query: Query<&Targets>, mut best: ResMut<Best>) {
+//!     let mut picks = Vec::new_in(&*scratch); // lives for the run
+//!     for targets in &query {
+//!         picks.push(tickarena::scoped(|temp| {
+//!             let mut sorted = Vec::with_capacity_in(targets.0.len(), temp);
+//!             sorted.extend_from_slice(&targets.0);
+//!             sorted.sort_unstable();
+//!             sorted[sorted.len() / 2] // the median; the sorted copy goes
+//!         }));
+//!     }
+//!     best.0 = picks.to_vec();
+//! }
+//!
+//! let mut app = App::new();
+//! app.init_resource::<Best>().add_systems(Update, pick);
+//! app.world_mut().spawn(Targets(vec![9, 1, 5]));
+//! app.update();
+//! assert_eq!(app.world().resource::<Best>().0, [5]);
+//! ```
+//!
 //! # Example
 //!
 //! ```

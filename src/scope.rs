@@ -1,0 +1,223 @@
+//! Scopes inside a frame: [`scoped`] lends a closure an arena whose memory
+//! is given back the moment the closure returns (or unwinds), not at the end
+//! of the frame. For a computation that builds a lot of temporary data and
+//! keeps a little (a path search per unit, a visibility query per light, a
+//! layout pass per widget), the frame's high water becomes the largest
+//! scope plus what was kept, instead of the sum of every temporary.
+//!
+//! How: each thread keeps a stack of arenas, one per nesting depth, made the
+//! first time that depth is reached and reused after. A scope takes the
+//! arena of the next depth, runs the closure, and resets that arena. No
+//! lock, no atomic: a thread-local depth counter and a pointer into the
+//! stack, whose arenas never move (a `SegmentedList`). A steady scope makes
+//! no heap allocation and no system call; a burst's pages above the
+//! retained size go back to the OS on the way out, as a frame arena's do.
+//!
+//! Why a closure over `for<'s> &'s FrameArena`: the lifetime `'s` is the
+//! closure's alone, so nothing allocated in the scope can be returned or
+//! stored outside it, which is what lets the scope end while the caller's
+//! own borrows (a `&'f FrameArena` of the frame, the frame's data) go on.
+//! `FrameArena::scope(&mut self)` (a mark to rewind to on an owned arena)
+//! was left out: it would need the arena by `&mut`, which game code holding
+//! `&'f FrameArena` does not have, and then nothing of the frame could be
+//! used inside it.
+
+use core::cell::{Cell, UnsafeCell};
+use core::ptr::NonNull;
+
+use crate::arena::{ArenaError, FrameArena};
+use crate::region;
+use crate::segmented::SegmentedList;
+
+/// Address space reserved for each depth's arena on each thread: 256 MiB
+/// on 64-bit targets (free until used), 16 MiB on 32-bit ones and where a
+/// reservation is real memory (wasm32, Miri).
+pub const SCOPE_RESERVE: usize = {
+    let wanted = if usize::BITS >= 64 {
+        256 << 20
+    } else {
+        16 << 20
+    };
+    if wanted < region::DEFAULT_RESERVE {
+        wanted
+    } else {
+        region::DEFAULT_RESERVE
+    }
+};
+
+/// Committed bytes each depth's arena keeps when its scope ends; a burst's
+/// pages above this go back to the OS then.
+pub const SCOPE_RETAIN: usize = 4 << 20;
+
+/// This thread's scope arenas, one per depth, and the depth now.
+struct Scopes {
+    /// Touched only by `enter` (which pushes and takes pointers) while no
+    /// user code runs; elements never move, so the pointers handed out stay
+    /// valid as deeper scopes push more arenas.
+    arenas: UnsafeCell<SegmentedList<FrameArena>>,
+    depth: Cell<usize>,
+}
+
+thread_local! {
+    static SCOPES: Scopes = const {
+        Scopes {
+            arenas: UnsafeCell::new(SegmentedList::new()),
+            depth: Cell::new(0),
+        }
+    };
+}
+
+/// Runs `f` with an arena of its own, whose memory is given back when `f`
+/// returns or unwinds.
+///
+/// * Works from anywhere: an action's `apply`, `update`, a worker thread, a
+///   Bevy system; the caller needs no arena of its own.
+/// * The frame's data made before stays usable inside, and `f` can allocate
+///   what it keeps in the frame arena it captured (`frame.arena()`).
+/// * Nothing allocated in `temp` can leave `f`: the compiler rejects it.
+/// * A scope inside a scope gets its own arena, and so does a scope on
+///   another thread. Each thread's arenas are made the first time a depth
+///   is reached (reserving [`SCOPE_RESERVE`] bytes of address space) and
+///   reused after; the steady cost is a thread-local lookup and a reset.
+///
+/// # Panics
+///
+/// If this thread reaches a depth it never reached before and the OS
+/// refuses to reserve that depth's arena (see [`try_scoped`]), or if called
+/// while the thread's thread-locals are being destroyed. Allocations inside
+/// panic as any arena's do when its reservation is exhausted (the `try_*`
+/// methods return errors instead).
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, scoped};
+///
+/// let frame = FrameArena::new();
+/// let targets = frame.alloc_slice_copy(&[(3.0f32, 4.0f32), (1.0, 1.0), (6.0, 8.0)]);
+/// let mut nearest = Vec::new_in(&frame); // kept for the rest of the frame
+/// for unit in 0..100u32 {
+///     let best = scoped(|temp| {
+///         // A temporary list as large as the search needs, in the scope.
+///         let mut by_distance = Vec::with_capacity_in(targets.len(), temp);
+///         by_distance.extend(targets.iter().map(|&(x, y)| x * x + y * y + unit as f32));
+///         by_distance.sort_by(f32::total_cmp);
+///         by_distance[0] // only the answer leaves the scope
+///     });
+///     nearest.push(best);
+/// }
+/// assert_eq!(nearest[0], 2.0);
+/// // The temporaries came and went: the frame holds only what was kept.
+/// assert!(frame.used() < 100 * 4 + 1024);
+/// ```
+///
+/// What the scope allocated cannot be kept:
+///
+/// ```compile_fail
+/// let kept: &mut u32 = tickarena::scoped(|temp| temp.alloc(7u32));
+/// ```
+#[track_caller]
+pub fn scoped<R>(f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> R {
+    match try_scoped(f) {
+        Ok(result) => result,
+        Err(error) => panic!("tickarena: cannot open a scope: {error}"),
+    }
+}
+
+/// [`scoped`], with an error instead of a panic when this thread reaches a
+/// new depth and the OS refuses to reserve its arena (`f` is not called).
+///
+/// # Errors
+///
+/// [`ArenaError::ReservationRefused`] in that case.
+///
+/// # Panics
+///
+/// If called while the thread's thread-locals are being destroyed.
+///
+/// # Example
+///
+/// ```
+/// let sum = tickarena::try_scoped(|temp| {
+///     let squares = temp.alloc_slice_fill_with(1000, |i| (i * i) as u64);
+///     squares.iter().sum::<u64>()
+/// })
+/// .expect("address space for the scope");
+/// assert_eq!(sum, 332_833_500);
+/// ```
+pub fn try_scoped<R>(f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> Result<R, ArenaError> {
+    let scope = enter()?;
+    // SAFETY: `enter` returned a pointer to this thread's arena for this
+    // depth, valid for as long as the thread (elements never move) and used
+    // by no one else until `scope` is dropped below: deeper scopes take
+    // deeper arenas, other threads their own.
+    let temp = unsafe { scope.arena.as_ref() };
+    let result = f(temp);
+    drop(scope);
+    Ok(result)
+}
+
+/// An open scope: leaving it (by return or unwind) resets its arena and
+/// goes back to the depth before.
+struct Scope {
+    arena: NonNull<FrameArena>,
+    depth: usize,
+}
+
+#[inline]
+fn enter() -> Result<Scope, ArenaError> {
+    let entered = SCOPES.try_with(|scopes| {
+        let depth = scopes.depth.get();
+        // SAFETY: only `enter` makes a reference to the list, on this
+        // thread, and runs no user code while it lives: it is the only one.
+        let arenas = unsafe { &mut *scopes.arenas.get() };
+        if depth == arenas.len() {
+            arenas.push(new_scope_arena()?);
+        }
+        let arena = arenas
+            .get_ptr(depth)
+            .expect("an arena for every depth reached");
+        scopes.depth.set(depth + 1);
+        Ok(Scope { arena, depth })
+    });
+    match entered {
+        Ok(scope) => scope,
+        Err(_) => {
+            panic!("tickarena: scoped() called while this thread's thread-locals are destroyed")
+        }
+    }
+}
+
+/// A depth reached for the first time on this thread: its arena.
+#[cold]
+#[inline(never)]
+fn new_scope_arena() -> Result<FrameArena, ArenaError> {
+    let arena = FrameArena::builder()
+        .reserve(SCOPE_RESERVE)
+        .retain(SCOPE_RETAIN.min(SCOPE_RESERVE))
+        .name("tickarena scope")
+        .build()?;
+    // Not plotted: a scope ends many times a frame.
+    #[cfg(feature = "tracy")]
+    let arena = {
+        let mut arena = arena;
+        arena.stop_plotting();
+        arena
+    };
+    Ok(arena)
+}
+
+impl Drop for Scope {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: the closure has returned or unwound, and nothing it
+        // allocated in the scope outlives it (its lifetime was the
+        // closure's own), so no reference into the arena is left; the
+        // pointer is valid (see `try_scoped`) and no other reference to
+        // this arena exists, so it may be reset through it.
+        unsafe { (*self.arena.as_ptr()).reset() };
+        // Cannot fail: `enter` reached the thread-local, and the thread is
+        // still running this scope.
+        let _ = SCOPES.try_with(|scopes| scopes.depth.set(self.depth));
+    }
+}

@@ -1,0 +1,162 @@
+//! Scopes inside a frame (`tickarena::scoped`): what a scope allocates goes
+//! back when it ends, what it keeps in the frame stays; nesting, threads,
+//! panics and a full reservation. Run under Miri with Stacked and Tree
+//! Borrows by `.ci/run`; AddressSanitizer's view is in `asan_poison.rs`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use tickarena::{FrameArena, SCOPE_RESERVE, scoped, try_scoped};
+
+/// Scopes each test runs: fewer interpreted.
+const SCOPES: usize = if cfg!(miri) { 20 } else { 1000 };
+
+#[test]
+fn the_result_is_kept_while_the_temporaries_go() {
+    let frame = FrameArena::new();
+    // Frame data (256 bytes), used inside.
+    let weights = frame.alloc_slice_fill_with(64, |i| i as u32);
+    let mut kept = Vec::new_in(&frame);
+    for unit in 0..SCOPES {
+        let (sum, label) = scoped(|temp| {
+            // 16 KiB of temporaries per scope.
+            let scratch = temp.alloc_slice_fill_with(4096, |i| (i + unit) as u32 % 7);
+            let sum: u32 = scratch
+                .iter()
+                .zip(weights.iter().cycle())
+                .map(|(a, b)| a * b)
+                .sum();
+            // What the scope keeps goes in the frame arena it captured.
+            (
+                sum,
+                &*frame.alloc_str(if sum % 2 == 0 { "even" } else { "odd" }),
+            )
+        });
+        kept.push((sum, label));
+    }
+    assert_eq!(kept.len(), SCOPES);
+    assert!(
+        kept.iter()
+            .all(|(sum, label)| (sum % 2 == 0) == (*label == "even"))
+    );
+    let high_water = scoped(|temp| temp.stats().high_water);
+    assert_eq!(
+        high_water,
+        4096 * 4,
+        "the scope's high water is one scope's"
+    );
+    assert!(
+        frame.stats().high_water < 256 + SCOPES * 64,
+        "the frame holds only what was kept: {} bytes",
+        frame.stats().high_water
+    );
+}
+
+#[test]
+fn nested_scopes_each_get_their_own_memory() {
+    const DEPTH: usize = if cfg!(miri) { 6 } else { 32 };
+    fn nest(depth: usize, outer: &mut Vec<*const u64>) -> u64 {
+        scoped(|temp| {
+            let mine = temp.alloc(depth as u64 * 1000);
+            outer.push(mine as *const u64);
+            let below = if depth + 1 < DEPTH {
+                nest(depth + 1, outer)
+            } else {
+                0
+            };
+            // The deeper scopes came and went: this one's value is intact.
+            assert_eq!(*mine, depth as u64 * 1000);
+            *mine + below
+        })
+    }
+    let mut addresses = Vec::new();
+    let total = nest(0, &mut addresses);
+    assert_eq!(total, (0..DEPTH as u64).map(|d| d * 1000).sum::<u64>());
+    addresses.sort();
+    addresses.dedup();
+    assert_eq!(addresses.len(), DEPTH, "every depth had its own arena");
+    // Back at depth 0: the outermost arena again, empty.
+    assert_eq!(scoped(|temp| temp.used()), 0);
+}
+
+#[test]
+fn scopes_on_four_threads_at_once() {
+    let frame = tickarena::ThreadArenas::new();
+    let sums: Vec<u64> = std::thread::scope(|threads| {
+        let workers: Vec<_> = (0..4u64)
+            .map(|t| {
+                let frame = &frame;
+                threads.spawn(move || {
+                    let mut total = 0;
+                    for round in 0..SCOPES as u64 / 4 {
+                        total += scoped(|temp| {
+                            let values = temp
+                                .alloc_slice_fill_with(256, |i| t * 1_000_000 + round + i as u64);
+                            // Nested, on this thread.
+                            let inner = scoped(|deeper| *deeper.alloc(values[255]));
+                            assert_eq!(
+                                values[0],
+                                t * 1_000_000 + round,
+                                "another thread wrote here"
+                            );
+                            inner - values[0]
+                        });
+                        frame.local().alloc(total); // the frame's data, alongside
+                    }
+                    total
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert_eq!(sums, [255 * (SCOPES as u64 / 4); 4]);
+}
+
+#[test]
+fn a_panic_inside_a_scope_gives_its_memory_back() {
+    let outer = scoped(|temp| temp as *const FrameArena);
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        scoped(|temp| {
+            temp.alloc_slice_fill_with(1000, |i| i as u64);
+            scoped(|_| panic!("a search gave up"));
+        })
+    }));
+    assert!(caught.is_err());
+    // The depth went back to 0 (the same arena), and it is empty.
+    scoped(|temp| {
+        assert_eq!(temp as *const FrameArena, outer);
+        assert_eq!(temp.used(), 0);
+        assert!(temp.stats().high_water >= 8000);
+    });
+}
+
+#[test]
+fn a_full_scope_says_so() {
+    scoped(|temp| {
+        // More than the scope's whole reservation: an error, nothing kept.
+        assert!(
+            temp.try_alloc_uninit_slice::<u8>(SCOPE_RESERVE + 1)
+                .is_err()
+        );
+        let mut v: Vec<u8, _> = Vec::new_in(temp);
+        assert!(v.try_reserve(SCOPE_RESERVE + 1).is_err());
+        assert_eq!(temp.used(), 0);
+        temp.alloc(1u8); // still usable
+    });
+    let message = catch_unwind(|| {
+        scoped(|temp| {
+            temp.alloc_slice_fill_with(SCOPE_RESERVE, |_| 0u64);
+        })
+    })
+    .unwrap_err();
+    let message = message.downcast_ref::<String>().unwrap();
+    assert!(
+        message.contains("reservation exhausted")
+            && message.contains(&format!("of {SCOPE_RESERVE} reserved")),
+        "{message}"
+    );
+    assert_eq!(
+        try_scoped(|temp| temp.used()),
+        Ok(0),
+        "usable after the panic"
+    );
+}
