@@ -53,7 +53,8 @@
 //! * [`scoped`]: a scope inside the frame, whose temporary memory goes back
 //!   when the closure returns, while the frame's data stays usable in it.
 //! * [`ThreadArenas`]: one arena per thread for frames that run on several
-//!   threads (rayon, scoped threads, a job system), reset together.
+//!   threads (rayon, scoped threads, a job system), reset together; its
+//!   [`Collector`] gathers what parallel jobs push, in their own arenas.
 //! * [`frame_loop`]: the game loop that turns input events into actions in
 //!   the frame arena and reclaims it every tick.
 //! * [`FrameVec`], [`FrameBox`], [`FrameString`], [`FrameHashMap`]: the
@@ -121,6 +122,8 @@ extern crate alloc;
 mod arena;
 mod asan;
 #[cfg(feature = "std")]
+pub mod collector;
+#[cfg(feature = "std")]
 pub mod frame_loop;
 mod frame_types;
 #[cfg(feature = "std")]
@@ -152,6 +155,8 @@ pub use scope::{SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{FrameData, Sealed};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
+#[cfg(feature = "std")]
+pub use collector::Collector;
 #[cfg(feature = "std")]
 pub use threads::ThreadArenas;
 #[cfg(feature = "tracy")]

@@ -201,11 +201,14 @@ pub(crate) const CACHE_SLOTS: usize = 4;
 struct Cached {
     frame_key: u64,
     arena: *const FrameArena,
+    /// The arena's index in the set (see `try_local_with_index`).
+    index: usize,
 }
 
 const EMPTY_SLOT: Cached = Cached {
     frame_key: 0,
     arena: ptr::null(),
+    index: 0,
 };
 
 thread_local! {
@@ -339,6 +342,15 @@ impl ThreadArenas {
     /// ```
     #[inline]
     pub fn try_local(&self) -> Result<&FrameArena, ArenaError> {
+        self.try_local_with_index().map(|(arena, _)| arena)
+    }
+
+    /// [`try_local`](Self::try_local), and the index of the arena in the
+    /// set: below [`len`](Self::len), the same for a thread's every call in
+    /// a frame, and no two threads hold the same index in one frame (an
+    /// index is an arena, which one thread claims per frame).
+    #[inline]
+    pub(crate) fn try_local_with_index(&self) -> Result<(&FrameArena, usize), ArenaError> {
         let cached = CACHED.with(|slots| {
             let newest = slots[0].get();
             if newest.frame_key == self.frame_key {
@@ -357,7 +369,7 @@ impl ThreadArenas {
             // `reset(&mut self)`, which cannot happen while the returned
             // borrow of `self` lives.
             // SAFETY: a valid pointer to this thread's arena for this frame (above).
-            Some(cached) => Ok(unsafe { &*cached.arena }),
+            Some(cached) => Ok((unsafe { &*cached.arena }, cached.index)),
             None => self.claim(),
         }
     }
@@ -366,7 +378,7 @@ impl ThreadArenas {
     /// `#[cold]`: once per thread per frame, against every other `local()`.
     #[cold]
     #[inline(never)]
-    fn claim(&self) -> Result<&FrameArena, ArenaError> {
+    fn claim(&self) -> Result<(&FrameArena, usize), ArenaError> {
         let thread = this_thread();
         let mut registry = self.lock();
         let Registry { arenas, claims } = &mut *registry;
@@ -410,13 +422,14 @@ impl ThreadArenas {
             slots[0].set(Cached {
                 frame_key: self.frame_key,
                 arena: arena.as_ptr(),
+                index,
             });
         });
         // SAFETY: `get_ptr` derives the pointer from the list's segment, so
         // it stays valid while arenas are pushed (by other threads' claims)
         // and for as long as the list, which `self` owns; the claim gives
         // the arena to this thread alone until `reset(&mut self)`.
-        Ok(unsafe { arena.as_ref() })
+        Ok((unsafe { arena.as_ref() }, index))
     }
 
     /// The free arena `thread` should take: the one it had last, else the

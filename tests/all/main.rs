@@ -19,6 +19,7 @@ mod asan_poison;
 #[cfg(not(miri))]
 mod child_process;
 mod collection_out_of_arena;
+mod collector;
 mod compile_fail;
 mod frame_loop;
 mod hashbrown_model;

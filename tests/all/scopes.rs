@@ -44,8 +44,10 @@ fn the_result_is_kept_while_the_temporaries_go() {
         4096 * 4,
         "the scope's high water is one scope's"
     );
+    // Far below the 16 KiB of temporaries per scope: the kept `Vec` (24
+    // bytes an entry, copied as it grows) and the labels.
     assert!(
-        frame.stats().high_water < 256 + SCOPES * 64,
+        frame.stats().high_water < 256 + SCOPES * 128,
         "the frame holds only what was kept: {} bytes",
         frame.stats().high_water
     );

@@ -1,6 +1,8 @@
 //! [`FrameScratch`]: a system's own frame arena, reset before each run.
 
+use core::alloc::{AllocError, Allocator, Layout};
 use core::ops::Deref;
+use core::ptr::NonNull;
 
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::system::{
@@ -12,8 +14,9 @@ use bevy_platform::cell::SyncCell;
 use tickarena::FrameArena;
 
 /// Address space reserved for each system's scratch arena (costs nothing
-/// until used).
-pub const SCRATCH_RESERVE: usize = 1 << 30;
+/// until used, but tools that watch a process's virtual size, and
+/// `ulimit -v`, count it): 64 MiB per system.
+pub const SCRATCH_RESERVE: usize = 64 << 20;
 
 /// Committed bytes each system's scratch arena keeps between runs; a
 /// burst's pages above this go back to the OS at the next run.
@@ -21,9 +24,9 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 
 /// This system's own [`FrameArena`], reset before each run of the system:
 /// per-run scratch (vectors, maps, sorted lists, text) at a pointer bump
-/// each, with nothing kept from one run to the next. Dereferences to the
-/// arena: `Vec::new_in(&*scratch)`, `scratch.alloc(..)`,
-/// `format_in!(&*scratch, ..)`.
+/// each, with nothing kept from one run to the next. It is an allocator
+/// itself (`Vec::new_in(&scratch)`) and dereferences to the arena:
+/// `scratch.alloc(..)`, `format_in!(&*scratch, ..)`.
 ///
 /// Each system that takes a `FrameScratch` has its own arena (reserving
 /// [`SCRATCH_RESERVE`] bytes of address space, keeping [`SCRATCH_RETAIN`]
@@ -46,6 +49,10 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 ///     used.0.push(scratch.used()); // 0: reset before every run
 ///     let text = format_in!(&*scratch, "run {}", used.0.len());
 ///     assert!(text.starts_with("run "));
+///     let mut ids = Vec::new_in(&scratch); // the parameter is an allocator
+///     ids.extend([3, 1, 2]);
+///     ids.sort_unstable();
+///     assert_eq!(ids, [1, 2, 3]);
 /// }
 ///
 /// let mut app = App::new();
@@ -80,6 +87,44 @@ impl Deref for FrameScratch<'_> {
 
     fn deref(&self) -> &FrameArena {
         self.arena
+    }
+}
+
+// SAFETY: every method is the arena's own (`FrameArena: Allocator`); the
+// arena is reset only before the system's next run, when this parameter
+// and everything allocated through it are gone (they borrow it).
+unsafe impl Allocator for FrameScratch<'_> {
+    #[inline]
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
+        self.arena.allocate(layout)
+    }
+
+    #[inline]
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller's guarantees are the arena's.
+        unsafe { self.arena.deallocate(ptr, layout) }
+    }
+
+    #[inline]
+    unsafe fn grow(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, AllocError> {
+        // SAFETY: as in `deallocate`.
+        unsafe { self.arena.grow(ptr, old_layout, new_layout) }
+    }
+
+    #[inline]
+    unsafe fn shrink(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, AllocError> {
+        // SAFETY: as in `deallocate`.
+        unsafe { self.arena.shrink(ptr, old_layout, new_layout) }
     }
 }
 

@@ -81,13 +81,26 @@
 //! assert_eq!(app.world().resource::<WorkerArenas>().stats().frames, 1);
 //! ```
 
+/// The compiler errors a Bevy programmer meets first, and their fixes.
+#[doc = include_str!("errors.md")]
+pub mod errors {}
+
+mod frame_data;
 mod frame_scratch;
 mod plugin;
 mod worker_arenas;
 
+pub use frame_data::{
+    FRAME_DATA_RESERVE, FRAME_DATA_RETAIN, FrameDataApp, FrameReader, FrameWriter, PerFrame,
+};
 pub use frame_scratch::{FrameScratch, SCRATCH_RESERVE, SCRATCH_RETAIN};
 pub use plugin::TickarenaPlugin;
-pub use worker_arenas::WorkerArenas;
+pub use worker_arenas::{WORKER_RESERVE, WORKER_RETAIN, WorkerArenas, Workers};
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 // The types the parameters hand out, for convenience.
 pub use tickarena::{FrameArena, ThreadArenas};

@@ -3,8 +3,14 @@
 
 use core::ops::{Deref, DerefMut};
 
+use bevy_ecs::change_detection::Tick;
 use bevy_ecs::resource::Resource;
-use tickarena::ThreadArenas;
+use bevy_ecs::system::{
+    ReadOnlySystemParam, Res, SystemAccess, SystemMeta, SystemParam, SystemParamValidationError,
+};
+use bevy_ecs::world::World;
+use bevy_ecs::world::unsafe_world_cell::UnsafeWorldCell;
+use tickarena::{FrameArena, ThreadArenas};
 
 /// A [`ThreadArenas`] as a resource: `arenas.local()` is the calling
 /// thread's arena, in any system and inside `par_iter` jobs (no lock, no
@@ -60,8 +66,103 @@ use tickarena::ThreadArenas;
 /// # world.insert_resource(WorkerArenas::default());
 /// # world.run_system_cached(keep).unwrap();
 /// ```
-#[derive(Resource, Default, Debug)]
+#[derive(Resource, Debug)]
 pub struct WorkerArenas(pub ThreadArenas);
+
+/// Address space reserved for each worker thread's arena (free until used;
+/// `ulimit -v` and virtual-size monitors count it): 256 MiB per thread.
+pub const WORKER_RESERVE: usize = 256 << 20;
+/// Committed bytes each worker arena keeps between frames.
+pub const WORKER_RETAIN: usize = 4 << 20;
+
+impl Default for WorkerArenas {
+    /// Arenas of [`WORKER_RESERVE`] bytes, keeping [`WORKER_RETAIN`]
+    /// committed (a plain `ThreadArenas::new()` reserves 16 GiB per thread).
+    fn default() -> Self {
+        let builder = FrameArena::builder()
+            .reserve(WORKER_RESERVE)
+            .retain(WORKER_RETAIN)
+            .name("tickarena-bevy workers");
+        WorkerArenas(ThreadArenas::with_builder(builder))
+    }
+}
+
+/// The [`WorkerArenas`] as a system parameter: `Res<WorkerArenas>`, except
+/// that an app without [`TickarenaPlugin`](crate::TickarenaPlugin) is told
+/// to add it, instead of Bevy's "Resource does not exist".
+///
+/// # Example
+///
+/// ```
+/// use bevy_app::{App, Update};
+/// use bevy_ecs::prelude::*;
+/// use tickarena_bevy::{TickarenaPlugin, Workers};
+///
+/// fn count(workers: Workers) {
+///     workers.local().alloc(1u8);
+/// }
+/// let mut app = App::new();
+/// app.add_plugins(TickarenaPlugin).add_systems(Update, count);
+/// app.update();
+/// ```
+pub struct Workers<'w>(Res<'w, WorkerArenas>);
+
+impl Deref for Workers<'_> {
+    type Target = ThreadArenas;
+
+    fn deref(&self) -> &ThreadArenas {
+        &self.0.0
+    }
+}
+
+// SAFETY: exactly `Res<WorkerArenas>`'s access, state and reads; only the
+// error for a missing resource differs.
+unsafe impl SystemParam for Workers<'_> {
+    type State = <Res<'static, WorkerArenas> as SystemParam>::State;
+    type Item<'w, 's> = Workers<'w>;
+
+    fn init_state(world: &mut World) -> Self::State {
+        <Res<'static, WorkerArenas> as SystemParam>::init_state(world)
+    }
+
+    fn init_access(
+        state: &Self::State,
+        system_meta: &mut SystemMeta,
+        system_access: &mut SystemAccess,
+        world: &mut World,
+    ) {
+        <Res<'static, WorkerArenas> as SystemParam>::init_access(
+            state,
+            system_meta,
+            system_access,
+            world,
+        );
+    }
+
+    #[inline]
+    unsafe fn get_param<'w, 's>(
+        state: &'s mut Self::State,
+        system_meta: &SystemMeta,
+        world: UnsafeWorldCell<'w>,
+        change_tick: Tick,
+    ) -> Result<Self::Item<'w, 's>, SystemParamValidationError> {
+        // SAFETY: the caller's guarantees for this parameter are those for
+        // `Res<WorkerArenas>`, whose state and access it registered.
+        let workers = unsafe {
+            <Res<'w, WorkerArenas> as SystemParam>::get_param(state, system_meta, world, change_tick)
+        };
+        workers.map(Workers).map_err(|_| {
+            SystemParamValidationError::invalid::<Self>(
+                "the WorkerArenas resource is missing: add tickarena_bevy::TickarenaPlugin to \
+                 the App (`app.add_plugins(TickarenaPlugin)`), which inserts it and resets it \
+                 every frame",
+            )
+        })
+    }
+}
+
+// SAFETY: it only reads, as `Res` does.
+unsafe impl ReadOnlySystemParam for Workers<'_> {}
 
 impl Deref for WorkerArenas {
     type Target = ThreadArenas;

@@ -1,0 +1,329 @@
+//! [`Collector`]: results pushed by parallel jobs (rayon, Bevy's
+//! `par_iter`), each thread's part in its own [`ThreadArenas`] arena, all
+//! read back by the thread that made the collector once the jobs are done.
+//!
+//! A job pushes with `&self`: the calling thread's part is found by the
+//! index of its arena in the set (cached per thread, see
+//! `ThreadArenas::try_local_with_index`), which no other thread holds this
+//! frame, so pushes take no lock and no atomic read-modify-write. A part is
+//! a list of chunks (16, 32, … up to 4096 values) allocated in the pushing
+//! thread's arena and never freed one by one: the frame's reset takes them.
+//! The table of parts is allocated in the arena of the thread that made the
+//! collector, with room for every thread the set has seen (and the
+//! machine's cores); a thread beyond that pushes into one part shared under
+//! a lock.
+
+use core::cell::UnsafeCell;
+use core::fmt;
+use core::mem::MaybeUninit;
+use core::ptr::{self, NonNull};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use crate::arena::FrameArena;
+use crate::threads::ThreadArenas;
+
+/// Values of one chunk of a part, at first.
+const FIRST_CHUNK: usize = 16;
+/// Values of a chunk, at most.
+const LARGEST_CHUNK: usize = 4096;
+
+/// Values pushed by parallel jobs into their threads' arenas, read back
+/// together afterwards: like Bevy's `Parallel<Vec<T>>` or a `Mutex<Vec<T>>`,
+/// without the heap (every part is frame memory) and without a lock per
+/// push.
+///
+/// Made by [`ThreadArenas::collector`]; lives no longer than the borrow of
+/// the set (so no longer than the frame). Jobs share it by reference and
+/// [`push`](Self::push); once they are done, [`drain`](Self::drain) hands
+/// every value over, thread by thread, each thread's in the order it pushed
+/// them. Values not drained are dropped with the collector.
+///
+/// # Example
+///
+/// ```
+/// use rayon::prelude::*;
+/// use tickarena::ThreadArenas;
+///
+/// let arenas = ThreadArenas::new();
+/// let healths: Vec<i32> = (0..10_000).map(|i| i % 100 - 5).collect();
+/// let mut dying = arenas.collector();
+/// healths.par_iter().enumerate().for_each(|(id, &health)| {
+///     if health <= 0 {
+///         dying.push(id); // this worker's part, in its arena
+///     }
+/// });
+/// let mut ids: Vec<usize> = dying.drain().collect();
+/// ids.sort_unstable();
+/// assert_eq!(ids.len(), 600);
+/// assert_eq!(ids[..3], [0, 1, 2]);
+/// ```
+pub struct Collector<'a, T> {
+    arenas: &'a ThreadArenas,
+    /// Part `i` is pushed to only by the thread holding arena `i` of the
+    /// set this frame.
+    parts: &'a [Part<T>],
+    /// Where threads with an index past `parts` push, one at a time.
+    overflow: Mutex<Chunks<T>>,
+}
+
+/// One thread's values.
+struct Part<T>(UnsafeCell<Chunks<T>>);
+
+/// A list of chunks in arena memory; `last` is the one being filled.
+struct Chunks<T> {
+    first: Option<NonNull<Chunk<T>>>,
+    last: Option<NonNull<Chunk<T>>>,
+}
+
+/// `len` initialised values at the start of `values`.
+struct Chunk<T> {
+    next: Option<NonNull<Chunk<T>>>,
+    len: usize,
+    values: NonNull<[MaybeUninit<T>]>,
+}
+
+// SAFETY: a `Collector` hands each thread only its own part (by the arena
+// index no other thread holds this frame) or the overflow part under its
+// lock, so sharing it lets threads send `T`s to the one that drains: `T`
+// must be `Send`, nothing more.
+unsafe impl<T: Send> Sync for Collector<'_, T> {}
+// SAFETY: moving the collector moves the `T`s it holds (all pushes are
+// done: moving needs it by value).
+unsafe impl<T: Send> Send for Collector<'_, T> {}
+
+impl<T> Chunks<T> {
+    const EMPTY: Chunks<T> = Chunks {
+        first: None,
+        last: None,
+    };
+
+    /// Appends `value`, with a new chunk from `arena` when the last is full.
+    fn push(&mut self, value: T, arena: &FrameArena) {
+        let full = match self.last {
+            // SAFETY: chunks of this list are valid while the arena's frame
+            // lasts, which outlives the collector, and only the caller
+            // (holding `&mut self`) touches them.
+            Some(last) => unsafe { last.as_ref().len == last.as_ref().values.len() },
+            None => true,
+        };
+        if full {
+            self.grow(arena);
+        }
+        let mut last = self.last.expect("a chunk with room");
+        // SAFETY: as above; the chunk has room at `len`.
+        unsafe {
+            let chunk = last.as_mut();
+            chunk.values.cast::<T>().add(chunk.len).write(value);
+            chunk.len += 1;
+        }
+    }
+
+    /// Links a new, empty chunk twice the size of the last (16 to 4096).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, arena: &FrameArena) {
+        let capacity = match self.last {
+            // SAFETY: as in `push`.
+            Some(last) => (unsafe { last.as_ref().values.len() } * 2).min(LARGEST_CHUNK),
+            None => FIRST_CHUNK,
+        };
+        let values = NonNull::from(arena.alloc_uninit_slice::<T>(capacity));
+        let chunk = NonNull::from(arena.alloc(Chunk {
+            next: None,
+            len: 0,
+            values,
+        }));
+        match self.last {
+            // SAFETY: as in `push`.
+            Some(mut last) => unsafe { last.as_mut().next = Some(chunk) },
+            None => self.first = Some(chunk),
+        }
+        self.last = Some(chunk);
+    }
+}
+
+/// The machine's cores, read once: `available_parallelism` allocates.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+impl ThreadArenas {
+    /// A [`Collector`] for values that parallel jobs push from their
+    /// threads, read back once the jobs are done. Its table of parts is
+    /// allocated in the calling thread's arena.
+    ///
+    /// # Panics
+    ///
+    /// As [`local`](Self::local) does, if the calling thread has no arena
+    /// yet and the OS refuses to reserve one.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let mut squares = arenas.collector();
+    /// std::thread::scope(|s| {
+    ///     for t in 0..4u64 {
+    ///         let squares = &squares;
+    ///         s.spawn(move || (0..100).for_each(|i| squares.push((t * 100 + i).pow(2))));
+    ///     }
+    /// });
+    /// assert_eq!(squares.drain().count(), 400);
+    /// ```
+    #[track_caller]
+    pub fn collector<T>(&self) -> Collector<'_, T> {
+        let slots = self.len().max(cores()) + 1;
+        let parts = self
+            .local()
+            .alloc_slice_fill_with(slots, |_| Part(UnsafeCell::new(Chunks::EMPTY)));
+        Collector {
+            arenas: self,
+            parts,
+            overflow: Mutex::new(Chunks::EMPTY),
+        }
+    }
+}
+
+impl<'a, T> Collector<'a, T> {
+    /// Adds `value` to the calling thread's part: a thread-local lookup and
+    /// a store, or a new chunk from the thread's arena now and then.
+    ///
+    /// # Panics
+    ///
+    /// If the thread's arena cannot serve a new chunk (its reservation is
+    /// exhausted), or the thread has no arena yet and the OS refuses one.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let mut seen = arenas.collector();
+    /// seen.push("main thread");
+    /// assert_eq!(seen.drain().collect::<Vec<_>>(), ["main thread"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&self, value: T) {
+        let (arena, index) = match self.arenas.try_local_with_index() {
+            Ok(found) => found,
+            Err(error) => panic!("tickarena: cannot make this thread's FrameArena: {error}"),
+        };
+        match self.parts.get(index) {
+            // SAFETY: part `index` is only ever pushed to by the thread that
+            // holds arena `index` of the set this frame, which is this one
+            // (no other thread holds it while the set is borrowed, and the
+            // collector borrows it); `drain` needs `&mut self`, so no
+            // pushes run then.
+            Some(part) => unsafe { (*part.0.get()).push(value, arena) },
+            None => self
+                .overflow
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(value, arena),
+        }
+    }
+
+    /// Every value pushed so far, moved out: each thread's part in turn,
+    /// in the order its values were pushed. Values the iterator is dropped
+    /// before reaching are dropped with it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let mut words = arenas.collector();
+    /// words.push(String::from("a"));
+    /// words.push(String::from("b"));
+    /// let mut drain = words.drain();
+    /// assert_eq!(drain.next().as_deref(), Some("a"));
+    /// drop(drain); // "b" is dropped here
+    /// assert_eq!(words.drain().count(), 0);
+    /// ```
+    pub fn drain(&mut self) -> Drain<'_, T> {
+        // Take every list out now: whatever happens to the iterator, each
+        // value is moved out or dropped once.
+        let overflow = core::mem::replace(
+            self.overflow.get_mut().unwrap_or_else(PoisonError::into_inner),
+            Chunks::EMPTY,
+        );
+        Drain {
+            parts: self.parts,
+            next_part: 0,
+            overflow: Some(overflow),
+            chunk: None,
+            at: 0,
+        }
+    }
+}
+
+impl<T> Drop for Collector<'_, T> {
+    fn drop(&mut self) {
+        if core::mem::needs_drop::<T>() {
+            self.drain().for_each(drop);
+        }
+    }
+}
+
+impl<T> fmt::Debug for Collector<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Collector")
+            .field("parts", &self.parts.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The values of a [`Collector`], moved out: made by [`Collector::drain`].
+pub struct Drain<'c, T> {
+    parts: &'c [Part<T>],
+    /// The next part whose list to take.
+    next_part: usize,
+    /// The overflow list, taken last.
+    overflow: Option<Chunks<T>>,
+    /// The chunk being read, and the index of its next value.
+    chunk: Option<NonNull<Chunk<T>>>,
+    at: usize,
+}
+
+impl<T> Iterator for Drain<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        loop {
+            if let Some(chunk) = self.chunk {
+                // SAFETY: the chunk was taken out of its list by this
+                // iterator (which borrows the collector mutably: no pushes),
+                // it is valid for the frame, and values `at..len` are
+                // initialised and not yet moved out.
+                let chunk = unsafe { chunk.as_ref() };
+                if self.at < chunk.len {
+                    self.at += 1;
+                    // SAFETY: as above; `at` moves past the value, so it is
+                    // read once.
+                    return Some(unsafe { chunk.values.cast::<T>().add(self.at - 1).read() });
+                }
+                (self.chunk, self.at) = (chunk.next, 0);
+                continue;
+            }
+            let list = if let Some(part) = self.parts.get(self.next_part) {
+                self.next_part += 1;
+                // SAFETY: no push runs while the collector is borrowed
+                // mutably, and pushes on other threads are done (the jobs
+                // that borrowed it have returned, which orders their writes
+                // before this read); the list is taken, so each is read once.
+                unsafe { ptr::replace(part.0.get(), Chunks::EMPTY) }
+            } else {
+                self.overflow.take()?
+            };
+            self.chunk = list.first;
+        }
+    }
+}
+
+impl<T> Drop for Drain<'_, T> {
+    fn drop(&mut self) {
+        if core::mem::needs_drop::<T>() {
+            self.for_each(drop);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! `Collector`: values pushed by parallel jobs into their threads' arenas,
+//! drained together. Every value arrives once, each thread's in order;
+//! every value is dropped once, drained or not; threads past the table of
+//! parts share one part under a lock. Run under Miri and ThreadSanitizer
+//! by `.ci/run`.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tickarena::ThreadArenas;
+
+const PER_THREAD: u64 = if cfg!(miri) { 100 } else { 10_000 };
+
+#[test]
+fn every_value_arrives_once_in_its_threads_order() {
+    let mut arenas = ThreadArenas::new();
+    for frame in 0..3u64 {
+        let mut collector = arenas.collector();
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let collector = &collector;
+                s.spawn(move || {
+                    for i in 0..PER_THREAD {
+                        collector.push((t, frame * PER_THREAD + i));
+                    }
+                });
+            }
+        });
+        let mut last = [None; 4];
+        let mut count = 0;
+        for (t, value) in collector.drain() {
+            let t = t as usize;
+            assert!(last[t].is_none_or(|previous| previous < value), "thread {t}'s order");
+            last[t] = Some(value);
+            count += 1;
+        }
+        assert_eq!(count, 4 * PER_THREAD);
+        assert_eq!(last, [Some((frame + 1) * PER_THREAD - 1); 4]);
+        drop(collector);
+        assert!(arenas.used() > 0, "the parts are frame memory");
+        arenas.reset();
+    }
+}
+
+#[test]
+fn threads_beyond_the_table_share_a_part() {
+    let arenas = ThreadArenas::new();
+    // Made before any other thread has an arena: a table for the machine's
+    // cores and one more (this thread holds index 0). Claims last the
+    // frame, so each spawned thread holds an index of its own: the last 4
+    // are past the table and share the overflow part.
+    let mut collector = arenas.collector::<usize>();
+    let threads = std::thread::available_parallelism().map_or(1, usize::from) + 4;
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let collector = &collector;
+            s.spawn(move || (0..50).for_each(|i| collector.push(t * 1000 + i)));
+        }
+    });
+    let mut values: Vec<usize> = collector.drain().collect();
+    values.sort_unstable();
+    let expected: Vec<usize> = (0..threads)
+        .flat_map(|t| (0..50).map(move |i| t * 1000 + i))
+        .collect();
+    assert_eq!(values, expected);
+}
+
+static DROPS: AtomicUsize = AtomicUsize::new(0);
+
+struct CountsDrops(#[allow(dead_code, reason = "keeps the value non-trivial")] u64);
+
+impl Drop for CountsDrops {
+    fn drop(&mut self) {
+        DROPS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn every_value_is_dropped_once() {
+    let arenas = ThreadArenas::new();
+    let before = DROPS.load(Ordering::Relaxed);
+    {
+        let mut collector = arenas.collector();
+        std::thread::scope(|s| {
+            for t in 0..3 {
+                let collector = &collector;
+                s.spawn(move || (0..100).for_each(|i| collector.push(CountsDrops(t * 100 + i))));
+            }
+        });
+        // Some moved out and dropped, the rest dropped with the iterator...
+        let mut drain = collector.drain();
+        drop(drain.by_ref().take(50).collect::<Vec<_>>());
+        drop(drain);
+        assert_eq!(DROPS.load(Ordering::Relaxed) - before, 300);
+        // ...and values pushed after, with the collector.
+        collector.push(CountsDrops(7));
+    }
+    assert_eq!(DROPS.load(Ordering::Relaxed) - before, 301);
+}
+
+#[test]
+fn zero_sized_values_are_counted() {
+    let arenas = ThreadArenas::new();
+    let mut collector = arenas.collector();
+    (0..1000).for_each(|_| collector.push(()));
+    assert_eq!(collector.drain().count(), 1000);
+}
+
+#[cfg(not(miri))] // rayon's deque breaks a Stacked Borrows rule inside crossbeam
+#[test]
+fn rayon_jobs_hand_results_back() {
+    use rayon::prelude::*;
+    let arenas = ThreadArenas::new();
+    let mut odd = arenas.collector();
+    (0..100_000u32).into_par_iter().for_each(|i| {
+        if i % 2 == 1 {
+            odd.push(i);
+        }
+    });
+    let sum: u64 = odd.drain().map(u64::from).sum();
+    assert_eq!(sum, 2_500_000_000);
+}

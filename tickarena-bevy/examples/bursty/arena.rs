@@ -1,0 +1,77 @@
+//! tickarena: the requests are per-frame data (`FrameWriter` in the
+//! planner, `FrameReader` in both consumers), the needy units come back
+//! from the `par_iter` jobs through a `Collector` in the worker arenas,
+//! and each consumer's temporaries are in its `FrameScratch`. Nothing to
+//! clear or to size: every frame starts empty, and a burst's pages go back.
+
+use bevy_app::{App, Update};
+use bevy_ecs::prelude::*;
+use tickarena::{FrameData, format_in};
+use tickarena_bevy::{FrameDataApp, FrameReader, FrameScratch, FrameWriter, TickarenaPlugin, Workers};
+
+use crate::game::{FrameCount, Totals, Unit, needs_path, path_length, requests_in, waypoints};
+
+struct Requests;
+impl FrameData for Requests {
+    type Of<'f> = &'f [(u32, &'f str, &'f [(i32, i32)])];
+}
+
+pub fn add(app: &mut App) {
+    app.add_plugins(TickarenaPlugin)
+        .init_frame_data::<Requests>()
+        .add_systems(Update, (plan, (walk, report)).chain());
+}
+
+fn plan(
+    mut frame: ResMut<FrameCount>,
+    workers: Workers,
+    scratch: FrameScratch,
+    units: Query<&Unit>,
+    mut requests: FrameWriter<Requests>,
+) {
+    frame.0 += 1;
+    let frame = frame.0;
+    let mut found = workers.collector();
+    units.par_iter().for_each(|unit| {
+        if needs_path(unit.0, frame) {
+            found.push(unit.0);
+        }
+    });
+    let mut needy = Vec::new_in(&scratch);
+    needy.extend(found.drain());
+    needy.sort_unstable();
+    requests.publish(|arena| {
+        let mut all = Vec::with_capacity_in(requests_in(frame), arena);
+        for i in 0..requests_in(frame) {
+            let unit = needy[i % needy.len()];
+            let mut path = Vec::new_in(arena);
+            path.extend(waypoints(unit, frame));
+            let label = format_in!(arena, "unit {unit} to goal {i} via {} waypoints", path.len());
+            all.push((unit, &*label.leak(), &*path.leak()));
+        }
+        &*all.leak()
+    });
+}
+
+fn walk(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<Totals>) {
+    requests.read(|all| {
+        let mut lengths = Vec::with_capacity_in(all.len(), &scratch);
+        lengths.extend(all.iter().map(|(_, _, path)| path_length(path)));
+        totals.steps += lengths.iter().sum::<u64>();
+        lengths.sort_unstable_by(|a, b| b.cmp(a));
+        totals.longest += lengths[..10].iter().sum::<u64>();
+    });
+}
+
+fn report(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<Totals>) {
+    requests.read(|all| {
+        totals.label_bytes += all.iter().map(|(_, label, _)| label.len() as u64).sum::<u64>();
+        let mut summary = tickarena::String::new_in(&*scratch);
+        for (_, label, _) in &all[..10] {
+            summary.push_str(label);
+            summary.push_str(", ");
+        }
+        let line = format_in!(&*scratch, "{} requests: {summary}", all.len());
+        totals.summary_bytes += line.len() as u64;
+    });
+}

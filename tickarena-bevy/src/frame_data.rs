@@ -1,0 +1,334 @@
+//! Per-frame data between systems: one system builds it in a frame arena
+//! ([`FrameWriter::publish`]), later systems of the same frame read it
+//! ([`FrameReader::read`]), and it all goes at the frame's end (in `Last`),
+//! the arena kept for the next frame.
+//!
+//! The data is a [`Sealed`] frame: an arena and what was built in it, as
+//! one value that is `'static`, `Send` and `Sync` (when the data is), which
+//! is what a Bevy resource must be. So the data is frozen: slices and
+//! `str`s in the arena (`Vec::leak`, `String::leak`), not arena `Vec`s,
+//! which hold the arena (the compiler says so, naming `FrameArena`). Readers only borrow it, so any number
+//! of them run in parallel; the writer takes the resource mutably, so the
+//! executor never runs it beside a reader. Order comes from the schedule
+//! (`.after(writer)`, or a chain); a reader that runs before the writer
+//! (or in a frame it has not run in yet) panics with a message naming both
+//! systems and the order to add.
+
+use core::fmt::Write;
+
+use bevy_app::{App, Last};
+use bevy_ecs::resource::Resource;
+use bevy_ecs::change_detection::Tick;
+use bevy_ecs::system::{
+    ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
+    SystemParamValidationError,
+};
+use bevy_ecs::world::World;
+use bevy_ecs::world::unsafe_world_cell::UnsafeWorldCell;
+use bevy_platform::cell::SyncCell;
+use tickarena::{FrameArena, FrameData, Sealed};
+
+/// Address space reserved for each kind of per-frame data's arena; the
+/// arena keeps [`FRAME_DATA_RETAIN`] committed between frames.
+pub const FRAME_DATA_RESERVE: usize = 256 << 20;
+/// Committed bytes a per-frame data arena keeps between frames; a burst's
+/// pages above this go back to the OS at the frame's end.
+pub const FRAME_DATA_RETAIN: usize = 1 << 20;
+
+/// The per-frame data of kind `D` (a [`FrameData`]), as a resource: this
+/// frame's, if a system published it, and the arena to build the next one
+/// in. Added by [`FrameDataApp::init_frame_data`]; systems use it through
+/// [`FrameWriter`] and [`FrameReader`].
+#[derive(Resource)]
+pub struct PerFrame<D: FrameData + Send + Sync + 'static>
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    sealed: Option<Sealed<D>>,
+    /// The arena for the next `publish` (`None` while one is sealed).
+    spare: Option<SyncCell<FrameArena>>,
+    /// The system that published last, and in which frame.
+    publisher: std::string::String,
+    published_in: Option<u64>,
+    /// Frames ended so far.
+    frame: u64,
+}
+
+impl<D: FrameData + Send + Sync + 'static> PerFrame<D>
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    fn new() -> Self {
+        PerFrame {
+            sealed: None,
+            spare: Some(SyncCell::new(new_arena())),
+            publisher: std::string::String::new(),
+            published_in: None,
+            frame: 0,
+        }
+    }
+
+    /// Ends the frame: the data is dropped, its arena reclaimed for the
+    /// next frame.
+    fn end_frame(&mut self) {
+        if let Some(sealed) = self.sealed.take() {
+            self.spare = Some(SyncCell::new(sealed.reclaim()));
+        }
+        self.frame += 1;
+    }
+
+    /// Bytes of this frame's data, 0 if none was published.
+    pub fn used(&self) -> usize {
+        self.sealed.as_ref().map_or(0, Sealed::used)
+    }
+
+    /// Whether a system published this frame's data.
+    pub fn is_published(&self) -> bool {
+        self.sealed.is_some()
+    }
+}
+
+/// Adds per-frame data to an [`App`].
+pub trait FrameDataApp {
+    /// Makes `D` per-frame data: inserts its [`PerFrame<D>`] resource and
+    /// ends its frame in `Last` (the data dropped, the arena kept). Then
+    /// one system publishes it with a [`FrameWriter<D>`] and later systems
+    /// read it with a [`FrameReader<D>`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use bevy_app::App;
+    /// use tickarena::FrameData;
+    /// use tickarena_bevy::{FrameDataApp, PerFrame};
+    ///
+    /// struct Visible;
+    /// impl FrameData for Visible {
+    ///     type Of<'f> = &'f [u32]; // frozen: a slice, not an arena `Vec`
+    /// }
+    /// let mut app = App::new();
+    /// app.init_frame_data::<Visible>();
+    /// assert!(!app.world().resource::<PerFrame<Visible>>().is_published());
+    /// ```
+    fn init_frame_data<D: FrameData + Send + Sync + 'static>(&mut self) -> &mut Self
+    where
+        for<'f> D::Of<'f>: Send + Sync;
+}
+
+impl FrameDataApp for App {
+    fn init_frame_data<D: FrameData + Send + Sync + 'static>(&mut self) -> &mut Self
+    where
+        for<'f> D::Of<'f>: Send + Sync,
+    {
+        if !self.world().contains_resource::<PerFrame<D>>() {
+            self.insert_resource(PerFrame::<D>::new())
+                .add_systems(Last, end_frame::<D>);
+        }
+        self
+    }
+}
+
+/// The arena per-frame data is built in.
+fn new_arena() -> FrameArena {
+    FrameArena::builder()
+        .reserve(FRAME_DATA_RESERVE)
+        .retain(FRAME_DATA_RETAIN)
+        .build()
+        .unwrap_or_else(|error| panic!("tickarena-bevy: no arena for per-frame data: {error}"))
+}
+
+fn end_frame<D: FrameData + Send + Sync + 'static>(mut per_frame: ResMut<PerFrame<D>>)
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    per_frame.end_frame();
+}
+
+/// Publishes this frame's data of kind `D`, for the [`FrameReader`]s that
+/// run after this system in the same frame.
+///
+/// # Example
+///
+/// ```
+/// use bevy_app::{App, Update};
+/// use bevy_ecs::prelude::*;
+/// use tickarena::{FrameData, format_in};
+/// use tickarena_bevy::{FrameDataApp, FrameReader, FrameWriter};
+///
+/// /// Requests of this frame: a label and a path each, frozen (slices and
+/// /// `str`s in the arena: arena `Vec`s would hold the arena itself).
+/// struct Requests;
+/// impl FrameData for Requests {
+///     type Of<'f> = &'f [(&'f str, &'f [(i32, i32)])];
+/// }
+///
+/// fn plan(mut requests: FrameWriter<Requests>) {
+///     requests.publish(|arena| {
+///         let mut all = Vec::new_in(arena);
+///         for unit in 0..3 {
+///             let mut path = Vec::new_in(arena);
+///             path.extend((0..unit + 1).map(|step| (step, unit)));
+///             all.push((&*format_in!(arena, "unit {unit}").leak(), &*path.leak()));
+///         }
+///         &*all.leak()
+///     });
+/// }
+///
+/// #[derive(Resource, Default)]
+/// struct Steps(usize);
+///
+/// fn walk(requests: FrameReader<Requests>, mut steps: ResMut<Steps>) {
+///     steps.0 += requests.read(|all| all.iter().map(|(_, path)| path.len()).sum::<usize>());
+/// }
+///
+/// let mut app = App::new();
+/// app.init_frame_data::<Requests>()
+///     .init_resource::<Steps>()
+///     .add_systems(Update, (plan, walk).chain());
+/// app.update();
+/// app.update();
+/// assert_eq!(app.world().resource::<Steps>().0, 2 * (1 + 2 + 3));
+/// ```
+#[derive(SystemParam)]
+pub struct FrameWriter<'w, 's, D: FrameData + Send + Sync + 'static>
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    per_frame: ResMut<'w, PerFrame<D>>,
+    system: SystemLabel<'s>,
+}
+
+impl<D: FrameData + Send + Sync + 'static> FrameWriter<'_, '_, D>
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    /// Builds this frame's data in its arena and publishes it, replacing
+    /// (and dropping) any published earlier this frame.
+    ///
+    /// # Panics
+    ///
+    /// If `build` panics (the data's arena is then made anew), or the data
+    /// arena's reservation ([`FRAME_DATA_RESERVE`]) runs out.
+    pub fn publish(&mut self, build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>) {
+        let per_frame = &mut *self.per_frame;
+        let arena = match (per_frame.sealed.take(), per_frame.spare.take()) {
+            // Published twice this frame: the first data goes.
+            (Some(sealed), _) => sealed.reclaim(),
+            (None, Some(spare)) => SyncCell::to_inner(spare),
+            // A `build` that panicked took the arena with it.
+            (None, None) => new_arena(),
+        };
+        per_frame.sealed = Some(arena.seal(build));
+        if per_frame.publisher != self.system.0 {
+            per_frame.publisher.clear();
+            per_frame.publisher.push_str(self.system.0);
+        }
+        per_frame.published_in = Some(per_frame.frame);
+    }
+}
+
+/// Reads this frame's data of kind `D`, published by a [`FrameWriter`]
+/// that runs earlier in the frame. Readers run in parallel with one
+/// another. See [`FrameWriter`] for an example.
+#[derive(SystemParam)]
+pub struct FrameReader<'w, 's, D: FrameData + Send + Sync + 'static>
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    per_frame: Res<'w, PerFrame<D>>,
+    system: SystemLabel<'s>,
+}
+
+impl<D: FrameData + Send + Sync + 'static> FrameReader<'_, '_, D>
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    /// Lends this frame's data to `read`.
+    ///
+    /// # Panics
+    ///
+    /// If no system published it this frame: this system runs before the
+    /// writer (the message names both and the ordering to add), or the
+    /// writer did not run this frame.
+    #[track_caller]
+    pub fn read<R>(&self, read: impl for<'f> FnOnce(&D::Of<'f>) -> R) -> R {
+        match self.try_read(read) {
+            Some(result) => result,
+            None => panic!("{}", self.not_published()),
+        }
+    }
+
+    /// Lends this frame's data to `read`, or returns `None` if no system
+    /// published it this frame.
+    pub fn try_read<R>(&self, read: impl for<'f> FnOnce(&D::Of<'f>) -> R) -> Option<R> {
+        self.per_frame.sealed.as_ref().map(|sealed| sealed.with(read))
+    }
+
+    /// What went wrong when there is nothing to read.
+    #[cold]
+    fn not_published(&self) -> std::string::String {
+        let per_frame = &*self.per_frame;
+        let (reader, kind) = (self.system.0, core::any::type_name::<D>());
+        let mut message = format!(
+            "tickarena-bevy: `{reader}` reads FrameReader<{kind}> in frame {}, before any system \
+             published it this frame",
+            per_frame.frame
+        );
+        match per_frame.published_in {
+            Some(frame) => {
+                let writer = &per_frame.publisher;
+                let _ = write!(
+                    message,
+                    " (`{writer}` published it last, in frame {frame}; its data ended with \
+                     that frame). Run the reader after the writer: \
+                     `.add_systems(Update, ({writer}, {reader}).chain())` or `{reader}.after({writer})`"
+                );
+            }
+            None => message.push_str(
+                " (no system has published it yet). Publish it with FrameWriter::publish in a \
+                 system that runs before the reader in every frame, and order the reader after it",
+            ),
+        }
+        message
+    }
+}
+
+/// The running system's name, for messages: kept in the parameter's state
+/// from its first run on (Bevy's `SystemName` clones it on every run).
+#[doc(hidden)]
+pub struct SystemLabel<'s>(&'s str);
+
+// SAFETY: it touches no world data: no access registered, nothing read but
+// its own state and the system's metadata.
+unsafe impl SystemParam for SystemLabel<'_> {
+    type State = std::string::String;
+    type Item<'w, 's> = SystemLabel<'s>;
+
+    fn init_state(_world: &mut World) -> Self::State {
+        std::string::String::new()
+    }
+
+    fn init_access(
+        _state: &Self::State,
+        _system_meta: &mut SystemMeta,
+        _system_access: &mut SystemAccess,
+        _world: &mut World,
+    ) {
+    }
+
+    #[inline]
+    unsafe fn get_param<'w, 's>(
+        state: &'s mut Self::State,
+        system_meta: &SystemMeta,
+        _world: UnsafeWorldCell<'w>,
+        _change_tick: Tick,
+    ) -> Result<Self::Item<'w, 's>, SystemParamValidationError> {
+        if state.is_empty() {
+            state.push_str(system_meta.name());
+        }
+        Ok(SystemLabel(state))
+    }
+}
+
+// SAFETY: it reads no world data at all.
+unsafe impl ReadOnlySystemParam for SystemLabel<'_> {}

@@ -1,0 +1,177 @@
+//! Frame data between systems (`FrameWriter`/`FrameReader`) under the
+//! multi-threaded executor, the messages for a reader that runs too early
+//! and for a missing `TickarenaPlugin`, and `par_iter` jobs handing results
+//! back through a `Collector` in the worker arenas. A test binary of its
+//! own, so that the compute pool is the one these tests configure.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use bevy_app::{App, TaskPoolOptions, TaskPoolPlugin, Update};
+use bevy_ecs::batching::BatchingStrategy;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::SingleThreadedExecutor;
+use tickarena::{FrameData, format_in};
+use tickarena_bevy::{FrameDataApp, FrameReader, FrameWriter, PerFrame, TickarenaPlugin, Workers};
+
+/// This frame's path requests: a label and a path each.
+struct PathRequests;
+impl FrameData for PathRequests {
+    type Of<'f> = &'f [(&'f str, &'f [(i32, i32)])];
+}
+
+#[derive(Resource, Default)]
+struct Frame(u32);
+
+fn plan(mut frame: ResMut<Frame>, mut requests: FrameWriter<PathRequests>) {
+    frame.0 += 1;
+    let n = frame.0 as i32;
+    requests.publish(|arena| {
+        let mut all = Vec::new_in(arena);
+        for unit in 0..100 {
+            let mut path = Vec::new_in(arena);
+            path.extend((0..unit % 7 + n).map(|step| (step, unit)));
+            let label = format_in!(arena, "unit {unit} in frame {n}");
+            all.push((&*label.leak(), &*path.leak()));
+        }
+        &*all.leak()
+    });
+}
+
+#[derive(Resource, Default)]
+struct Steps(Vec<usize>);
+#[derive(Resource, Default)]
+struct Labels(Vec<String>);
+
+fn count_steps(requests: FrameReader<PathRequests>, mut steps: ResMut<Steps>) {
+    steps.0.push(requests.read(|all| all.iter().map(|(_, path)| path.len()).sum()));
+}
+
+fn last_label(requests: FrameReader<PathRequests>, mut labels: ResMut<Labels>) {
+    labels.0.push(requests.read(|all| all.last().unwrap().0.to_owned()));
+}
+
+fn four_threads() -> TaskPoolPlugin {
+    TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(4),
+    }
+}
+
+#[test]
+fn readers_see_the_data_the_writer_published_this_frame() {
+    let mut app = App::new();
+    app.add_plugins(four_threads())
+        .init_frame_data::<PathRequests>()
+        .init_resource::<Frame>()
+        .init_resource::<Steps>()
+        .init_resource::<Labels>()
+        // Two readers after the writer; the executor may run them at once.
+        .add_systems(Update, (count_steps, last_label).after(plan))
+        .add_systems(Update, plan);
+    for _ in 0..5 {
+        app.update();
+        let per_frame = app.world().resource::<PerFrame<PathRequests>>();
+        assert!(!per_frame.is_published(), "the data ends with its frame");
+    }
+    let expected: Vec<usize> = (1..=5)
+        .map(|n| (0..100).map(|unit| (unit % 7 + n) as usize).sum())
+        .collect();
+    assert_eq!(app.world().resource::<Steps>().0, expected);
+    assert_eq!(app.world().resource::<Labels>().0[4], "unit 99 in frame 5");
+}
+
+/// Runs one frame of `app` on one thread, and returns its panic message.
+fn panic_of_update(app: &mut App) -> String {
+    app.edit_schedule(Update, |schedule| {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    });
+    let payload = catch_unwind(AssertUnwindSafe(|| app.update())).expect_err("the frame panics");
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_reader_before_the_writer_is_told_the_order_to_add() {
+    let mut app = App::new();
+    app.init_frame_data::<PathRequests>()
+        .init_resource::<Frame>()
+        .init_resource::<Steps>()
+        .add_systems(Update, (count_steps, plan).chain()); // the wrong way round
+    let message = panic_of_update(&mut app);
+    for expected in [
+        "count_steps",
+        "FrameReader<",
+        "PathRequests",
+        "no system has published it yet",
+    ] {
+        assert!(message.contains(expected), "{expected:?} in {message:?}");
+    }
+    // The reader skipped in frame 0, so the writer published then; in
+    // frame 1 the reader runs before the writer and finds last frame's
+    // data gone.
+    let mut app = App::new();
+    app.init_frame_data::<PathRequests>()
+        .init_resource::<Frame>()
+        .init_resource::<Steps>()
+        .add_systems(
+            Update,
+            (count_steps.run_if(|frame: Res<Frame>| frame.0 > 0), plan).chain(),
+        );
+    app.update();
+    let message = panic_of_update(&mut app);
+    for expected in [
+        "in frame 1",
+        "`frame_data::plan` published it last, in frame 0",
+        "frame_data::count_steps.after(frame_data::plan)",
+    ] {
+        assert!(message.contains(expected), "{expected:?} in {message:?}");
+    }
+}
+
+fn uses_workers(workers: Workers) {
+    workers.local().alloc(1u8);
+}
+
+#[test]
+fn a_missing_plugin_is_named() {
+    let mut app = App::new();
+    app.add_systems(Update, uses_workers);
+    let message = panic_of_update(&mut app);
+    assert!(message.contains("TickarenaPlugin"), "{message:?}");
+}
+
+#[derive(Component)]
+struct Health(i32);
+
+#[derive(Resource, Default)]
+struct Dying(Vec<Entity>);
+
+fn find_dying(workers: Workers, query: Query<(Entity, &Health)>, mut dying: ResMut<Dying>) {
+    let mut found = workers.collector();
+    query
+        .par_iter()
+        .batching_strategy(BatchingStrategy::fixed(64))
+        .for_each(|(entity, health)| {
+            if health.0 <= 0 {
+                found.push(entity);
+            }
+        });
+    dying.0.clear();
+    dying.0.extend(found.drain());
+}
+
+#[test]
+fn par_iter_jobs_hand_results_back_through_the_worker_arenas() {
+    let mut app = App::new();
+    app.add_plugins((four_threads(), TickarenaPlugin))
+        .init_resource::<Dying>()
+        .add_systems(Update, find_dying);
+    app.world_mut()
+        .spawn_batch((0..10_000).map(|i| Health(i % 50 - 1)));
+    for _ in 0..3 {
+        app.update();
+        assert_eq!(app.world().resource::<Dying>().0.len(), 400);
+    }
+}
