@@ -244,7 +244,9 @@ impl<'a, T> Collector<'a, T> {
         // Take every list out now: whatever happens to the iterator, each
         // value is moved out or dropped once.
         let overflow = core::mem::replace(
-            self.overflow.get_mut().unwrap_or_else(PoisonError::into_inner),
+            self.overflow
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner),
             Chunks::EMPTY,
         );
         Drain {

@@ -147,6 +147,8 @@ mod vec_in;
 pub mod winit;
 
 pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable};
+#[cfg(feature = "std")]
+pub use collector::Collector;
 #[cfg(feature = "hashbrown")]
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
@@ -155,8 +157,6 @@ pub use scope::{SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{FrameData, Sealed};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, String};
-#[cfg(feature = "std")]
-pub use collector::Collector;
 #[cfg(feature = "std")]
 pub use threads::ThreadArenas;
 #[cfg(feature = "tracy")]

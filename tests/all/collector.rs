@@ -29,7 +29,10 @@ fn every_value_arrives_once_in_its_threads_order() {
         let mut count = 0;
         for (t, value) in collector.drain() {
             let t = t as usize;
-            assert!(last[t].is_none_or(|previous| previous < value), "thread {t}'s order");
+            assert!(
+                last[t].is_none_or(|previous| previous < value),
+                "thread {t}'s order"
+            );
             last[t] = Some(value);
             count += 1;
         }

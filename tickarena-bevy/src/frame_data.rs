@@ -17,8 +17,8 @@
 use core::fmt::Write;
 
 use bevy_app::{App, Last};
-use bevy_ecs::resource::Resource;
 use bevy_ecs::change_detection::Tick;
+use bevy_ecs::resource::Resource;
 use bevy_ecs::system::{
     ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
     SystemParamValidationError,
@@ -261,7 +261,10 @@ where
     /// Lends this frame's data to `read`, or returns `None` if no system
     /// published it this frame.
     pub fn try_read<R>(&self, read: impl for<'f> FnOnce(&D::Of<'f>) -> R) -> Option<R> {
-        self.per_frame.sealed.as_ref().map(|sealed| sealed.with(read))
+        self.per_frame
+            .sealed
+            .as_ref()
+            .map(|sealed| sealed.with(read))
     }
 
     /// What went wrong when there is nothing to read.

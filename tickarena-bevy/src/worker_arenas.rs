@@ -149,7 +149,12 @@ unsafe impl SystemParam for Workers<'_> {
         // SAFETY: the caller's guarantees for this parameter are those for
         // `Res<WorkerArenas>`, whose state and access it registered.
         let workers = unsafe {
-            <Res<'w, WorkerArenas> as SystemParam>::get_param(state, system_meta, world, change_tick)
+            <Res<'w, WorkerArenas> as SystemParam>::get_param(
+                state,
+                system_meta,
+                world,
+                change_tick,
+            )
         };
         workers.map(Workers).map_err(|_| {
             SystemParamValidationError::invalid::<Self>(

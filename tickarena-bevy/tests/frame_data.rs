@@ -43,11 +43,15 @@ struct Steps(Vec<usize>);
 struct Labels(Vec<String>);
 
 fn count_steps(requests: FrameReader<PathRequests>, mut steps: ResMut<Steps>) {
-    steps.0.push(requests.read(|all| all.iter().map(|(_, path)| path.len()).sum()));
+    steps
+        .0
+        .push(requests.read(|all| all.iter().map(|(_, path)| path.len()).sum()));
 }
 
 fn last_label(requests: FrameReader<PathRequests>, mut labels: ResMut<Labels>) {
-    labels.0.push(requests.read(|all| all.last().unwrap().0.to_owned()));
+    labels
+        .0
+        .push(requests.read(|all| all.last().unwrap().0.to_owned()));
 }
 
 fn four_threads() -> TaskPoolPlugin {

@@ -7,7 +7,9 @@
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
 use tickarena::{FrameData, format_in};
-use tickarena_bevy::{FrameDataApp, FrameReader, FrameScratch, FrameWriter, TickarenaPlugin, Workers};
+use tickarena_bevy::{
+    FrameDataApp, FrameReader, FrameScratch, FrameWriter, TickarenaPlugin, Workers,
+};
 
 use crate::game::{FrameCount, Totals, Unit, needs_path, path_length, requests_in, waypoints};
 
@@ -46,7 +48,11 @@ fn plan(
             let unit = needy[i % needy.len()];
             let mut path = Vec::new_in(arena);
             path.extend(waypoints(unit, frame));
-            let label = format_in!(arena, "unit {unit} to goal {i} via {} waypoints", path.len());
+            let label = format_in!(
+                arena,
+                "unit {unit} to goal {i} via {} waypoints",
+                path.len()
+            );
             all.push((unit, &*label.leak(), &*path.leak()));
         }
         &*all.leak()
@@ -65,7 +71,10 @@ fn walk(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResM
 
 fn report(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<Totals>) {
     requests.read(|all| {
-        totals.label_bytes += all.iter().map(|(_, label, _)| label.len() as u64).sum::<u64>();
+        totals.label_bytes += all
+            .iter()
+            .map(|(_, label, _)| label.len() as u64)
+            .sum::<u64>();
         let mut summary = tickarena::String::new_in(&*scratch);
         for (_, label, _) in &all[..10] {
             summary.push_str(label);

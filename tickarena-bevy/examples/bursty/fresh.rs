@@ -52,7 +52,10 @@ fn walk(requests: Res<Requests>, mut totals: ResMut<Totals>) {
 
 fn report(requests: Res<Requests>, mut totals: ResMut<Totals>) {
     totals.label_bytes += requests.0.iter().map(|r| r.label.len() as u64).sum::<u64>();
-    let summary: String = requests.0[..10].iter().map(|r| format!("{}, ", r.label)).collect();
+    let summary: String = requests.0[..10]
+        .iter()
+        .map(|r| format!("{}, ", r.label))
+        .collect();
     let line = format!("{} requests: {summary}", requests.0.len());
     totals.summary_bytes += line.len() as u64;
 }

@@ -33,7 +33,11 @@ pub fn is_burst(frame: u64) -> bool {
 }
 
 pub fn requests_in(frame: u64) -> usize {
-    if is_burst(frame) { REQUESTS * 20 } else { REQUESTS }
+    if is_burst(frame) {
+        REQUESTS * 20
+    } else {
+        REQUESTS
+    }
 }
 
 /// Whether `unit` needs a path this frame (a fifth of them do).

@@ -83,7 +83,10 @@ fn report(
     mut totals: ResMut<Totals>,
 ) {
     let all = &requests.items[..requests.len];
-    totals.label_bytes += all.iter().map(|request| request.label.len() as u64).sum::<u64>();
+    totals.label_bytes += all
+        .iter()
+        .map(|request| request.label.len() as u64)
+        .sum::<u64>();
     summary.clear();
     for request in &all[..10] {
         summary.push_str(&request.label);

@@ -111,7 +111,9 @@ fn run(version: &str, frames: u64) -> Measured {
         }
     }
     let total = started.elapsed().as_secs_f64() * 1e6;
-    let bursts = (warm_up + 1..=warm_up + frames).filter(|&f| is_burst(f)).count() as f64;
+    let bursts = (warm_up + 1..=warm_up + frames)
+        .filter(|&f| is_burst(f))
+        .count() as f64;
     let _ = steady; // the burst frames are reported apart; the mean has both
     Measured {
         micros_per_frame: total / frames as f64,
@@ -128,7 +130,12 @@ fn main() {
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--version" => version = args.next(),
-            "--frames" => frames = args.next().and_then(|n| n.parse().ok()).expect("--frames N"),
+            "--frames" => {
+                frames = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--frames N")
+            }
             other => panic!("unknown flag {other:?}: --version NAME, --frames N"),
         }
     }
@@ -182,11 +189,16 @@ fn main() {
             number(1),
             number(2),
             number(3),
-            number(3) - if version.starts_with("baseline") || version == "arena" {
-                if version == "baseline" { baseline } else { baseline_last }
-            } else {
-                baseline
-            },
+            number(3)
+                - if version.starts_with("baseline") || version == "arena" {
+                    if version == "baseline" {
+                        baseline
+                    } else {
+                        baseline_last
+                    }
+                } else {
+                    baseline
+                },
             mib(4),
             mib(5),
             mib(6),
