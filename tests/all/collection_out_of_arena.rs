@@ -55,18 +55,17 @@ fn a_collection_in_a_full_arena_says_which_arena_ran_out() {
     // `try_*` method reported (same layout), after a refusal of an arena
     // that was dropped since (same layout), and after one that
     // tickarena's own `String::try_reserve` handled (same layout).
-    for (case, size) in [
-        ("handled_refusal_then_another_failure", "12345"),
-        (
-            "try_alloc_refusal_then_global_failure",
-            "4611686018427387904",
-        ),
-        (
-            "dropped_arena_refusal_then_global_failure",
-            "4611686018427387904",
-        ),
-        ("string_refusal_then_global_failure", "4611686018427387904"),
-    ] {
+    let huge = HUGE.to_string();
+    let mut cases = vec![("handled_refusal_then_another_failure", "12345")];
+    // A size no allocator serves: 2^62 bytes needs a 64-bit address space.
+    if usize::BITS == 64 {
+        cases.extend([
+            ("try_alloc_refusal_then_global_failure", &*huge),
+            ("dropped_arena_refusal_then_global_failure", &*huge),
+            ("string_refusal_then_global_failure", &*huge),
+        ]);
+    }
+    for (case, size) in cases {
         let (ok, stderr) = child(case);
         assert!(!ok, "{case}: the failure did not end the process");
         assert!(
