@@ -7,6 +7,8 @@
 //!   arena, reclaimed each tick);
 //! * `malloc`: `Box<dyn Action>`, `String`, `Vec` on the global allocator
 //!   (glibc malloc), the action list reused across frames;
+//! * `mimalloc`: the same on mimalloc (what a user picks instead of glibc's
+//!   malloc), through the `Allocator` parameter;
 //! * `bumpalo`: the same types in a `bumpalo::Bump`, reset each frame;
 //! * `floor`: no allocation at all: the same bytes written into fixed-size
 //!   buffers held by value in an enum, in a `Vec` reused across frames,
@@ -17,8 +19,8 @@
 //! event either a formatted shell command or `systemctl` with the argument
 //! vector `["halt"]` (two `String::from_str_in` and a
 //! `Vec::with_capacity_in(1)`), boxed as a `dyn Action`, collected in a
-//! `Vec`, run, dropped, and the arena reclaimed; the same four ways, and a
-//! fifth: `unchecked_bump`, the same code on the least an allocator could
+//! `Vec`, run, dropped, and the arena reclaimed; the same five ways, and a
+//! sixth: `unchecked_bump`, the same code on the least an allocator could
 //! do (no limit check, nothing freed), the bound for any allocator.
 
 use std::alloc::Allocator;
@@ -32,10 +34,13 @@ use tickarena::{FrameArena, format_in};
 
 #[path = "support/fixed_buffer.rs"]
 mod fixed_buffer;
+#[path = "support/mimalloc_alloc.rs"]
+mod mimalloc_alloc;
 #[path = "support/unchecked_bump.rs"]
 mod unchecked_bump;
 
 use fixed_buffer::FixedBuffer;
+use mimalloc_alloc::Mimalloc;
 use unchecked_bump::UncheckedBump;
 
 const EVENTS: u32 = 1000;
@@ -147,6 +152,31 @@ fn frame_loop(c: &mut Criterion) {
                         arguments.push(format!("--flag-{k}={i}"));
                     }
                     actions.push(Box::new(Arguments(arguments)));
+                }
+            }
+            actions
+                .iter_mut()
+                .for_each(|action| action.perform(&mut world));
+            actions.clear();
+        });
+        black_box(world.checksum);
+    });
+    group.bench_function("mimalloc", |b| {
+        let mut world = World::default();
+        let mut actions: Vec<Box<dyn Perform, Mimalloc>> = Vec::with_capacity(EVENTS as usize);
+        b.iter(|| {
+            for i in 0..EVENTS {
+                if i.is_multiple_of(2) {
+                    actions.push(Box::new_in(
+                        Command(format_in!(Mimalloc, "ls -a | sed -n {i}p | xargs rm -rf")),
+                        Mimalloc,
+                    ));
+                } else {
+                    let mut arguments = Vec::with_capacity_in(3, Mimalloc);
+                    for k in 0..3 {
+                        arguments.push(format_in!(Mimalloc, "--flag-{k}={i}"));
+                    }
+                    actions.push(Box::new_in(Arguments(arguments), Mimalloc));
                 }
             }
             actions
@@ -315,6 +345,12 @@ fn article_loop(c: &mut Criterion) {
                 .iter_mut()
                 .for_each(|action| action.perform(&mut world));
         });
+        black_box(world.checksum);
+    });
+    group.bench_function("mimalloc", |b| {
+        let mut world = World::default();
+        let mut counter = 0u32;
+        b.iter(|| article_frame(Mimalloc, &mut counter, &mut world));
         black_box(world.checksum);
     });
     group.bench_function("bumpalo", |b| {

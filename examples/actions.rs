@@ -5,27 +5,43 @@
 //! with `format_in!`. Prints a per-frame report every so often and a
 //! summary at the end.
 //!
+//! The same game runs a second time in the same run, tick for tick on the
+//! same events, with every frame allocation of the game on the global
+//! allocator instead (the same code, its allocator parameter swapped): the
+//! summary prints both per-tick times, their ratio and the heap allocations
+//! per tick of each.
+//!
 //! ```sh
 //! cargo run --release --example actions -- --frames 600 --events-per-frame 1000
+//! cargo run --release --example actions -- --arena-only  # no comparison
 //! cargo run --release --example actions -- --threads 2   # crowd steering on 2 workers
 //! ```
 
 use std::time::{Duration, Instant};
 
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 #[path = "support/demo.rs"]
 mod demo;
 #[path = "support/flags.rs"]
 mod flags;
 
-use demo::{World, script};
+use counting_alloc::{Counting, thread_allocations};
+use demo::{FrameMemory, InArena, OnHeap, World, script};
 use flags::Flags;
-use tickarena::frame_loop::FrameLoop;
+use tickarena::frame_loop::{FrameLoop, FrameRecord};
+
+// Counts heap allocations for the comparison (a relaxed atomic add and a
+// thread-local add per allocation, on both sides).
+#[global_allocator]
+static COUNTING: Counting = Counting;
 
 struct Options {
     frames: u64,
     events_per_frame: u32,
     report_every: u64,
     threads: usize,
+    compare: bool,
 }
 
 fn parse_options() -> Options {
@@ -34,9 +50,10 @@ fn parse_options() -> Options {
         events_per_frame: 1000,
         report_every: 120,
         threads: 0,
+        compare: true,
     };
     let mut flags = Flags::new(
-        "usage: actions [--frames N] [--events-per-frame N] [--report-every N] [--threads N]",
+        "usage: actions [--frames N] [--events-per-frame N] [--report-every N] [--threads N] [--arena-only]",
     );
     while let Some(flag) = flags.next_flag() {
         match flag.as_str() {
@@ -44,10 +61,49 @@ fn parse_options() -> Options {
             "--events-per-frame" => options.events_per_frame = flags.value(&flag, "a number"),
             "--report-every" => options.report_every = flags.value::<u64>(&flag, "a number").max(1),
             "--threads" => options.threads = flags.value(&flag, "a number of worker threads"),
+            "--arena-only" => options.compare = false,
             other => flags.fail(&format!("unknown flag {other:?}")),
         }
     }
     options
+}
+
+/// Time, events and heap allocations of one game's ticks.
+#[derive(Default)]
+struct Totals {
+    events: u64,
+    actions: u64,
+    tick_time: Duration,
+    heap_allocations: u64,
+}
+
+impl Totals {
+    /// Runs one tick of `game` on `tick`'s events, adding up what it did.
+    fn tick<M: FrameMemory>(
+        &mut self,
+        game: &mut FrameLoop<World<M>>,
+        tick: u64,
+        options: &Options,
+    ) -> FrameRecord {
+        let step = game.step();
+        let allocations = thread_allocations();
+        let record = game.tick(script(tick, options.events_per_frame), step);
+        self.heap_allocations += thread_allocations() - allocations;
+        self.events += record.events as u64;
+        self.actions += record.actions as u64;
+        self.tick_time += record.tick_time;
+        record
+    }
+
+    /// The summary's line for this game's time.
+    fn describe(&self, memory: &str, frames: u64) -> std::string::String {
+        format!(
+            "{memory:<17} {:.1} µs per tick, {:.0} ns per event, {:.2} heap allocations per tick",
+            self.tick_time.as_secs_f64() * 1e6 / frames.max(1) as f64,
+            self.tick_time.as_secs_f64() * 1e9 / self.events.max(1) as f64,
+            self.heap_allocations as f64 / frames.max(1) as f64,
+        )
+    }
 }
 
 fn main() {
@@ -57,18 +113,18 @@ fn main() {
         threads => World::with_workers(threads),
     };
     let mut game = FrameLoop::new(world);
-    let step = game.step();
+    // The comparison: the same game with its frame data on the heap,
+    // single-threaded (the workers' grids are arena-only), run after this one.
+    let mut on_heap =
+        (options.compare && options.threads == 0).then(|| FrameLoop::new(World::<OnHeap>::empty()));
     println!(
         "{:>6} {:>7} {:>7} {:>11} {:>11} {:>9} {:>9}",
         "frame", "events", "actions", "arena B", "high B", "entities", "tick µs"
     );
     let started = Instant::now();
-    let (mut events, mut actions, mut tick_time) = (0u64, 0u64, Duration::ZERO);
+    let (mut arena_totals, mut heap_totals) = (Totals::default(), Totals::default());
     for tick in 0..options.frames {
-        let record = game.tick(script(tick, options.events_per_frame), step);
-        events += record.events as u64;
-        actions += record.actions as u64;
-        tick_time += record.tick_time;
+        let record = arena_totals.tick(&mut game, tick, &options);
         if tick % options.report_every == 0
             || tick + 1 == options.frames
             || record.events > 2 * options.events_per_frame as usize
@@ -86,11 +142,21 @@ fn main() {
         }
     }
     let wall = started.elapsed();
+    // Then the same ticks again on the heap (one game at a time: neither
+    // evicts the other's data from the caches).
+    if let Some(on_heap) = &mut on_heap {
+        for tick in 0..options.frames {
+            heap_totals.tick(on_heap, tick, &options);
+        }
+    }
     let world = game.world();
     let stats = game.arena().stats();
     println!();
     println!("frames            {}", options.frames);
-    println!("events / actions  {events} / {actions}");
+    println!(
+        "events / actions  {} / {}",
+        arena_totals.events, arena_totals.actions
+    );
     println!(
         "entities          {} alive, {} despawned",
         world.entities.len(),
@@ -105,11 +171,22 @@ fn main() {
         stats.high_water, stats.committed, stats.reserved
     );
     println!(
-        "time              {:.2} s wall, {:.1} µs per tick, {:.0} ns per event",
-        wall.as_secs_f64(),
-        tick_time.as_secs_f64() * 1e6 / options.frames.max(1) as f64,
-        tick_time.as_secs_f64() * 1e9 / events.max(1) as f64
+        "wall              {:.2} s (the arena's run)",
+        wall.as_secs_f64()
     );
+    println!("{}", arena_totals.describe(InArena::NAME, options.frames));
+    if let Some(on_heap) = &on_heap {
+        // The same events must have made the same world.
+        assert_eq!(on_heap.world().entities.len(), world.entities.len());
+        assert_eq!(on_heap.world().log_bytes, world.log_bytes);
+        println!("{}", heap_totals.describe(OnHeap::NAME, options.frames));
+        println!(
+            "arena vs heap     {:.2}× as fast in the frame arena (same game code; only its allocator differs)",
+            heap_totals.tick_time.as_secs_f64() / arena_totals.tick_time.as_secs_f64()
+        );
+    } else if options.compare {
+        println!("arena vs heap     compared single-threaded only: run without --threads");
+    }
     println!("player            at {:.1}", world.player);
     if options.threads > 0 {
         let mut per_thread = Vec::new();

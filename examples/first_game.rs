@@ -1,4 +1,4 @@
-//! A first game on tickarena, as the README's "first hour" walks through
+//! A first game on tickarena, as `guide::frame_loop` ("A game's first hour") walks through
 //! it: ~200 events per frame become actions in the frame arena; `update`
 //! finds collisions in a per-frame hash map and pushes damage as actions;
 //! an action that kills pushes a follow-up; the visible list built in

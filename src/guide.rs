@@ -1,17 +1,44 @@
 //! Guides that are part of the documentation, with examples the test suite
-//! compiles (and, for the errors, checks that they fail to compile).
+//! compiles and runs (and, for the errors, checks that they fail to compile).
 //!
+//! * [`frame_loop`]: what a tick of the game loop runs, the frame's data, a
+//!   first game, a full arena, and the windowed demo.
+//! * [`scopes`]: temporary memory inside a frame, given back when a closure
+//!   returns.
+//! * [`threads`]: one arena per thread, reset together.
+//! * [`in_flight`]: a frame's data moved to another thread with its arena.
+//! * [`bevy`]: the `tickarena-bevy` crate, hashbrown's maps, Tracy plots.
+//! * [`platforms`]: toolchains (stable 1.100, the `nightly` feature),
+//!   operating systems, wasm32 and no_std, and what CI checks on each.
 //! * [`errors`]: the compiler errors and runtime messages a newcomer meets
 //!   first, what each says, and the fix.
 //!
 //! # Example
 //!
-//! The guides hold no code; the crate's own docs start at [`crate`].
+//! The crate's own docs start at [`crate`]; the shortest program:
 //!
 //! ```
 //! let arena = tickarena::FrameArena::new();
 //! assert_eq!(arena.used(), 0);
 //! ```
+
+#[doc = include_str!("guide/frame_loop.md")]
+pub mod frame_loop {}
+
+#[doc = include_str!("guide/scopes.md")]
+pub mod scopes {}
+
+#[doc = include_str!("guide/threads.md")]
+pub mod threads {}
+
+#[doc = include_str!("guide/in_flight.md")]
+pub mod in_flight {}
+
+#[doc = include_str!("guide/bevy.md")]
+pub mod bevy {}
+
+#[doc = include_str!("guide/platforms.md")]
+pub mod platforms {}
 
 #[doc = include_str!("guide/errors.md")]
 pub mod errors {}

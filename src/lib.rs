@@ -59,8 +59,12 @@
 //!   the frame arena and reclaims it every tick.
 //! * [`FrameVec`], [`FrameBox`], [`FrameString`], [`FrameHashMap`]: the
 //!   everyday names of a frame's collections.
-//! * [`guide::errors`]: the compiler errors and messages a newcomer meets
-//!   first, and their fixes.
+//! * [`guide`]: the guides, each with tested examples:
+//!   [`frame_loop`](guide::frame_loop), [`scopes`](guide::scopes),
+//!   [`threads`](guide::threads), [`in_flight`](guide::in_flight),
+//!   [`bevy`](guide::bevy), [`platforms`](guide::platforms), and
+//!   [`errors`](guide::errors): the compiler errors and messages a newcomer
+//!   meets first, and their fixes.
 //! * `winit` (cargo feature `winit`): runs the game loop in a winit window,
 //!   drawing each frame while its arena is alive.
 //!

@@ -12,6 +12,10 @@ use std::sync::Mutex;
 
 use tickarena::{FrameArena, ThreadArenas};
 
+#[path = "mimalloc_alloc.rs"]
+mod mimalloc_alloc;
+use mimalloc_alloc::Mimalloc;
+
 /// Values each thread places per frame in [`Workload::ValuesAndVecs`].
 pub const VALUES: usize = 100_000;
 
@@ -84,6 +88,7 @@ pub fn contenders(threads: usize) -> Vec<Box<dyn Contender>> {
                 .collect(),
         )),
         Box::new(Malloc),
+        Box::new(MimallocContender),
         Box::new(BumpaloHerd(bumpalo_herd::Herd::new())),
         Box::new(BumpScopePool(bump_scope::BumpPool::new())),
         Box::new(BlinkSync(blink_alloc::SyncBlinkAlloc::new())),
@@ -151,6 +156,33 @@ impl Contender for Malloc {
                 kept.last_mut().unwrap()
             },
             || Vec::new()
+        )
+    }
+    fn frame_end(&mut self) {}
+}
+
+/// mimalloc (what a user picks instead of glibc's malloc): malloc's code
+/// with `_in(Mimalloc)`.
+struct MimallocContender;
+
+impl Contender for MimallocContender {
+    fn name(&self) -> &'static str {
+        "mimalloc"
+    }
+    fn frame_share(&self, _: usize, workload: Workload) -> u64 {
+        let values = if let Workload::ValuesAndVecs = workload {
+            VALUES
+        } else {
+            0
+        };
+        let mut kept: Vec<Box<u64, Mimalloc>> = Vec::with_capacity(values);
+        share!(
+            workload,
+            |v| {
+                kept.push(Box::new_in(v, Mimalloc));
+                kept.last_mut().unwrap()
+            },
+            || Vec::new_in(Mimalloc)
         )
     }
     fn frame_end(&mut self) {}

@@ -1,27 +1,105 @@
 //! The demo game shared by the examples: entities (glam `Vec2` position
 //! and velocity) in a `SegmentedList`, and input events (keys, clicks,
 //! spawns, steering, messages) that become actions in the frame arena:
-//! move the player, spawn, despawn near a click, and log lines built with
-//! `format_in!`. `script` is the headless examples' input: a steady stream
-//! and a burst of 20 000 events every 240 frames. With workers
-//! ([`World::with_workers`]) the update also steers entities away from
-//! crowds on a rayon pool: each worker builds a spatial grid of its share
+//! move the player, spawn, ask for a despawn near a click, and log lines
+//! built with `format_in!` (world units as whole numbers: a log line
+//! needs no float formatting, the slowest part of `fmt`). `script` is the headless examples' input: a
+//! steady stream and a burst of 20 000 events every 240 frames.
+//!
+//! What a real game does with the frame's work, this one does too: a click
+//! only records a despawn request, and the frame's requests are applied in
+//! one pass at its end, through a spatial grid of the requests built in the
+//! frame's memory (so a frame with thousands of clicks still walks the
+//! entities once). Each update step counts the entities per cell of a
+//! crowd grid, also frame data, and slows those in crowded cells.
+//!
+//! Where the frame's data lives is the `M` parameter ([`FrameMemory`]):
+//! the frame arena ([`InArena`], what the examples run), or the global
+//! allocator ([`OnHeap`]: the same code through the `Allocator` parameter,
+//! for `actions`'s comparison).
+//!
+//! With workers ([`World::with_workers`]) the update also steers entities
+//! away from crowds on a rayon pool: each worker builds a grid of its share
 //! of the entities in its own frame arena (`Frame::threads`) and hands the
 //! steering back as a slice.
 
 // Shared by several examples, each of which uses part of it.
 #![allow(dead_code)]
 
+use std::alloc::{Allocator, Global};
+use std::marker::PhantomData;
+
 use glam::Vec2;
 use rayon::prelude::*;
 use tickarena::frame_loop::{Action, Frame, Game};
-use tickarena::{FrameString, FrameVec, SegmentedList, ThreadArenas, format_in};
+use tickarena::{FrameArena, SegmentedList, ThreadArenas, format_in};
 
 /// Entities and the player stay within this distance of the origin.
 pub const BOUNDS: f32 = 500.0;
 
 /// How fast a steered player moves, in world units per second.
 const PLAYER_SPEED: f32 = 300.0;
+
+/// Where a frame's data lives: the game's strings, vectors, grids and
+/// actions are allocated through `Alloc`.
+pub trait FrameMemory: 'static {
+    /// The allocator the frame's data takes.
+    type Alloc<'f>: Allocator + Copy;
+    /// How the summary names it.
+    const NAME: &'static str;
+    /// The allocator of the frame whose arena is `arena`.
+    fn of(arena: &FrameArena) -> Self::Alloc<'_>;
+    /// Queues `action` on the frame, its state allocated through `Alloc`.
+    fn push<'f, G: 'static>(frame: &mut Frame<'f, G>, action: impl Action<G> + 'f);
+}
+
+/// The frame's data in the frame arena: what a tickarena game does.
+pub struct InArena;
+
+impl FrameMemory for InArena {
+    type Alloc<'f> = &'f FrameArena;
+    const NAME: &'static str = "frame arena";
+
+    fn of(arena: &FrameArena) -> &FrameArena {
+        arena
+    }
+
+    fn push<'f, G: 'static>(frame: &mut Frame<'f, G>, action: impl Action<G> + 'f) {
+        frame.push(action);
+    }
+}
+
+/// The frame's data on the global allocator: every string, vector, grid and
+/// action of the game is a heap allocation, freed when dropped. (The loop's
+/// own queue of action pointers stays in its arena.)
+pub struct OnHeap;
+
+impl FrameMemory for OnHeap {
+    type Alloc<'f> = Global;
+    const NAME: &'static str = "global allocator";
+
+    fn of(_: &FrameArena) -> Global {
+        Global
+    }
+
+    fn push<'f, G: 'static>(frame: &mut Frame<'f, G>, action: impl Action<G> + 'f) {
+        frame.push(Boxed(Box::new(action)));
+    }
+}
+
+/// An action on the heap, queued as a pointer to it.
+struct Boxed<'f, G>(Box<dyn Action<G> + 'f>);
+
+impl<G> Action<G> for Boxed<'_, G> {
+    fn apply(&mut self, world: &mut G, frame: &mut Frame<'_, G>) {
+        self.0.apply(world, frame);
+    }
+}
+
+/// A string of the frame.
+type Text<'f, M> = tickarena::String<<M as FrameMemory>::Alloc<'f>>;
+/// A vector of the frame.
+type List<'f, T, M> = Vec<T, <M as FrameMemory>::Alloc<'f>>;
 
 #[derive(Clone, Copy)]
 pub struct Entity {
@@ -32,7 +110,7 @@ pub struct Entity {
 }
 
 /// The persistent state: entities, a player, and what the log saw.
-pub struct World {
+pub struct World<M: FrameMemory = InArena> {
     pub entities: SegmentedList<Entity>,
     pub player: Vec2,
     /// Where the player is heading (unit length or zero).
@@ -42,11 +120,23 @@ pub struct World {
     pub despawned: u64,
     /// Workers for the crowd steering; `None` runs the update on one thread.
     pub workers: Option<rayon::ThreadPool>,
+    /// The frame's despawn requests, applied together at its end. Kept
+    /// between frames (empty), so its capacity is allocated once.
+    despawn_requests: Vec<Vec2>,
+    memory: PhantomData<M>,
 }
 
 impl World {
-    /// An empty world with the player at the origin.
+    /// An empty world with the player at the origin, its frame data in
+    /// the frame arena.
     pub fn new() -> World {
+        World::empty()
+    }
+}
+
+impl<M: FrameMemory> World<M> {
+    /// An empty world with the player at the origin.
+    pub fn empty() -> World<M> {
         World {
             entities: SegmentedList::new(),
             player: Vec2::ZERO,
@@ -55,12 +145,16 @@ impl World {
             log_bytes: 0,
             despawned: 0,
             workers: None,
+            // Room for a busy frame's clicks from the start, so that a
+            // steady frame never grows it (a storm's may).
+            despawn_requests: Vec::with_capacity(1024),
+            memory: PhantomData,
         }
     }
 
     /// An empty world whose update steers away from crowds on `threads`
     /// rayon workers.
-    pub fn with_workers(threads: usize) -> World {
+    pub fn with_workers(threads: usize) -> World<M> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("demo worker {i}"))
@@ -68,9 +162,71 @@ impl World {
             .expect("a rayon pool");
         World {
             workers: Some(pool),
-            ..World::new()
+            ..World::empty()
         }
     }
+
+    /// Applies the frame's despawn requests in one pass over the entities:
+    /// the requests are sorted into a grid whose cells are as wide as the
+    /// despawn radius (counted, then placed: two arrays of the frame), so
+    /// each entity looks only at the requests in the 3×3 cells around it.
+    fn apply_despawn_requests(&mut self, memory: M::Alloc<'_>) {
+        if self.despawn_requests.is_empty() {
+            return;
+        }
+        const SIDE: usize = DESPAWN_GRID;
+        // starts[c]..starts[c + 1] are cell c's requests in `sorted`.
+        let mut starts: List<'_, u32, M> = Vec::with_capacity_in(SIDE * SIDE + 1, memory);
+        starts.resize(SIDE * SIDE + 1, 0);
+        for &at in &self.despawn_requests {
+            starts[despawn_cell_index(at) + 1] += 1;
+        }
+        for cell in 0..SIDE * SIDE {
+            starts[cell + 1] += starts[cell];
+        }
+        let mut next = starts.clone();
+        let mut sorted: List<'_, Vec2, M> =
+            Vec::with_capacity_in(self.despawn_requests.len(), memory);
+        sorted.resize(self.despawn_requests.len(), Vec2::ZERO);
+        for &at in &self.despawn_requests {
+            let cell = despawn_cell_index(at);
+            sorted[next[cell] as usize] = at;
+            next[cell] += 1;
+        }
+        self.despawn_requests.clear();
+        let before = self.entities.len();
+        self.entities.retain(|entity| {
+            let (x, y) = despawn_cell(entity.position);
+            // A row's three cells are next to each other in `sorted`.
+            let (left, right) = (x.saturating_sub(1), (x + 1).min(SIDE - 1));
+            (y.saturating_sub(1)..=(y + 1).min(SIDE - 1)).all(|row| {
+                let requests =
+                    starts[row * SIDE + left] as usize..starts[row * SIDE + right + 1] as usize;
+                sorted[requests].iter().all(|at| {
+                    entity.position.distance_squared(*at) > DESPAWN_RADIUS * DESPAWN_RADIUS
+                })
+            })
+        });
+        self.despawned += (before - self.entities.len()) as u64;
+    }
+}
+
+/// How close to a click an entity is despawned.
+const DESPAWN_RADIUS: f32 = 20.0;
+/// Cells per side of the despawn grid: each as wide as the radius.
+const DESPAWN_GRID: usize = (2.0 * BOUNDS / DESPAWN_RADIUS) as usize;
+
+fn despawn_cell(position: Vec2) -> (usize, usize) {
+    let cell = |v: f32| {
+        // A multiplication: a division would be the slowest step here.
+        (((v + BOUNDS) * (1.0 / DESPAWN_RADIUS)).max(0.0) as usize).min(DESPAWN_GRID - 1)
+    };
+    (cell(position.x), cell(position.y))
+}
+
+fn despawn_cell_index(position: Vec2) -> usize {
+    let (x, y) = despawn_cell(position);
+    y * DESPAWN_GRID + x
 }
 
 /// Nudges every entity away from the crowded cells around it. The entity
@@ -78,10 +234,10 @@ impl World {
 /// chunk in its worker's arena and returns the nudges as a slice in that
 /// arena, which outlives the job (it borrows the `ThreadArenas`, reset with
 /// the tick).
-fn avoid_crowds(
+fn avoid_crowds<G>(
     entities: &mut SegmentedList<Entity>,
     pool: &rayon::ThreadPool,
-    frame: &Frame<'_, World>,
+    frame: &Frame<'_, G>,
     dt: f32,
 ) {
     let threads = frame.threads();
@@ -108,37 +264,29 @@ fn avoid_crowds(
     }
 }
 
-/// Side of a cell of the per-frame crowd map.
-const CROWD_CELL: f32 = 25.0;
-/// Entities in one cell above which they slow down.
-const CROWDED: u32 = 12;
+/// Entities in one cell of the crowd grid above which they slow down.
+const CROWDED: u16 = 12;
 
-/// Slows entities in crowded cells a little. The cells are counted in a
-/// hashbrown map built in the frame arena each step (`FrameHashMap`), so
-/// it costs no heap allocation.
-fn slow_in_crowds(entities: &mut SegmentedList<Entity>, arena: &tickarena::FrameArena) {
-    let cell = |position: Vec2| {
-        let cell = (position / CROWD_CELL).floor();
-        (cell.x as i32, cell.y as i32)
-    };
-    let mut counts = tickarena::FrameHashMap::with_capacity_in(1024, arena);
+/// Entities in each cell of the crowd grid, a grid of the frame (so, in
+/// the arena, it costs no heap allocation).
+fn crowd_counts<A: Allocator>(entities: &SegmentedList<Entity>, memory: A) -> Vec<u16, A> {
+    let mut counts = Vec::with_capacity_in(GRID * GRID, memory);
+    counts.resize(GRID * GRID, 0u16);
     for entity in entities.iter() {
-        *counts.entry(cell(entity.position)).or_insert(0u32) += 1;
+        let (x, y) = grid_cell(entity.position);
+        counts[y * GRID + x] = counts[y * GRID + x].saturating_add(1);
     }
-    for entity in entities.iter_mut() {
-        if counts[&cell(entity.position)] > CROWDED {
-            entity.velocity *= 0.995;
-        }
-    }
+    counts
 }
 
 /// Entities per rayon job in the crowd steering.
 const CROWD_CHUNK: usize = 1024;
-/// Cells per side of the crowd grid over the world.
+/// Cells per side of the crowd grids over the world.
 const GRID: usize = 32;
 
 fn grid_cell(position: Vec2) -> (usize, usize) {
-    let cell = |v: f32| (((v + BOUNDS) / (2.0 * BOUNDS) * GRID as f32) as usize).min(GRID - 1);
+    const CELLS_PER_UNIT: f32 = GRID as f32 / (2.0 * BOUNDS);
+    let cell = |v: f32| (((v + BOUNDS) * CELLS_PER_UNIT).max(0.0) as usize).min(GRID - 1);
     (cell(position.x), cell(position.y))
 }
 
@@ -179,18 +327,18 @@ pub enum Event {
 
 struct MovePlayer(Vec2);
 
-impl Action<World> for MovePlayer {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
+impl<M: FrameMemory> Action<World<M>> for MovePlayer {
+    fn apply(&mut self, world: &mut World<M>, _: &mut Frame<'_, World<M>>) {
         world.player += self.0;
     }
 }
 
-struct SpawnAt<'f> {
-    positions: FrameVec<'f, Vec2>,
+struct SpawnAt<'f, M: FrameMemory> {
+    positions: List<'f, Vec2, M>,
 }
 
-impl Action<World> for SpawnAt<'_> {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
+impl<M: FrameMemory> Action<World<M>> for SpawnAt<'_, M> {
+    fn apply(&mut self, world: &mut World<M>, _: &mut Frame<'_, World<M>>) {
         let first = world.entities.len() as u32;
         for (i, &position) in self.positions.iter().enumerate() {
             let n = first.wrapping_add(i as u32);
@@ -208,40 +356,36 @@ impl Action<World> for SpawnAt<'_> {
 
 struct Steer(Vec2);
 
-impl Action<World> for Steer {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
+impl<M: FrameMemory> Action<World<M>> for Steer {
+    fn apply(&mut self, world: &mut World<M>, _: &mut Frame<'_, World<M>>) {
         world.steering = self.0.normalize_or_zero();
     }
 }
 
+/// Asks for the entities near a point to go, at the end of the frame.
 struct DespawnNear(Vec2);
 
-impl Action<World> for DespawnNear {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
-        let before = world.entities.len();
-        let target = self.0;
-        world
-            .entities
-            .retain(|entity| entity.position.distance_squared(target) > 400.0);
-        world.despawned += (before - world.entities.len()) as u64;
+impl<M: FrameMemory> Action<World<M>> for DespawnNear {
+    fn apply(&mut self, world: &mut World<M>, _: &mut Frame<'_, World<M>>) {
+        world.despawn_requests.push(self.0);
     }
 }
 
-struct LogLine<'f>(FrameString<'f>);
+struct LogLine<'f, M: FrameMemory>(Text<'f, M>);
 
-impl Action<World> for LogLine<'_> {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
+impl<M: FrameMemory> Action<World<M>> for LogLine<'_, M> {
+    fn apply(&mut self, world: &mut World<M>, _: &mut Frame<'_, World<M>>) {
         world.log_lines += 1;
         world.log_bytes += self.0.len() as u64;
     }
 }
 
-impl Game for World {
+impl<M: FrameMemory> Game for World<M> {
     type Event = Event;
     type Scratch<'f> = ();
 
     fn actions<'f>(&mut self, event: Event, frame: &mut Frame<'f, Self>) {
-        let arena = frame.arena();
+        let memory = M::of(frame.arena());
         match event {
             Event::Key(key) => {
                 let direction = match key {
@@ -250,21 +394,28 @@ impl Game for World {
                     'a' => Vec2::NEG_X,
                     _ => Vec2::X,
                 };
-                frame.push(MovePlayer(direction * 2.0));
-                frame.push(LogLine(format_in!(
-                    arena,
-                    "key {key} -> player at {:.1}",
-                    self.player
-                )));
+                M::push(frame, MovePlayer(direction * 2.0));
+                M::push(
+                    frame,
+                    LogLine(format_in!(
+                        memory,
+                        "key {key} -> player at ({}, {})",
+                        self.player.x as i32,
+                        self.player.y as i32
+                    )),
+                );
             }
             Event::Click(at) => {
-                frame.push(DespawnNear(at));
-                frame.push(LogLine(format_in!(
-                    arena,
-                    "click at ({:.0}, {:.0})",
-                    at.x,
-                    at.y
-                )));
+                M::push(frame, DespawnNear(at));
+                M::push(
+                    frame,
+                    LogLine(format_in!(
+                        memory,
+                        "click at ({}, {})",
+                        at.x as i32,
+                        at.y as i32
+                    )),
+                );
             }
             Event::Burst { count } => self.actions(
                 Event::Spawn {
@@ -274,26 +425,30 @@ impl Game for World {
                 frame,
             ),
             Event::Spawn { at, count } => {
-                let mut positions = Vec::with_capacity_in(count as usize, arena);
+                let mut positions = Vec::with_capacity_in(count as usize, memory);
                 // A small cluster around `at`; the velocities spread them out.
                 positions.extend(
                     (0..count)
                         .map(|i| at + Vec2::new((i % 7) as f32 - 3.0, (i * 5 % 11) as f32 - 5.0)),
                 );
-                frame.push(SpawnAt { positions });
-                frame.push(LogLine(format_in!(
-                    arena,
-                    "spawn {count} at {at:?} on tick {}",
-                    frame.tick()
-                )));
+                M::push(frame, SpawnAt { positions });
+                M::push(
+                    frame,
+                    LogLine(format_in!(
+                        memory,
+                        "spawn {count} at ({}, {}) on tick {}",
+                        at.x as i32,
+                        at.y as i32,
+                        frame.tick()
+                    )),
+                );
             }
-            Event::Steer(direction) => frame.push(Steer(direction)),
+            Event::Steer(direction) => M::push(frame, Steer(direction)),
             Event::Message(id) => {
-                frame.push(LogLine(format_in!(
-                    arena,
-                    "message {id} on tick {}",
-                    frame.tick()
-                )));
+                M::push(
+                    frame,
+                    LogLine(format_in!(memory, "message {id} on tick {}", frame.tick())),
+                );
             }
         }
     }
@@ -305,8 +460,13 @@ impl Game for World {
         if let Some(pool) = &self.workers {
             avoid_crowds(&mut self.entities, pool, frame, dt);
         }
-        slow_in_crowds(&mut self.entities, frame.arena());
+        let crowds = crowd_counts(&self.entities, M::of(frame.arena()));
         for entity in self.entities.iter_mut() {
+            // Slower in crowded cells.
+            let (x, y) = grid_cell(entity.position);
+            if crowds[y * GRID + x] > CROWDED {
+                entity.velocity *= 0.995;
+            }
             entity.position += entity.velocity * dt;
             // Bounce off the walls, heading back in.
             if entity.position.x.abs() > BOUNDS {
@@ -321,6 +481,10 @@ impl Game for World {
             self.entities.swap_remove(0);
             self.despawned += 1;
         }
+    }
+
+    fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+        self.apply_despawn_requests(M::of(frame.arena()));
     }
 }
 

@@ -126,6 +126,20 @@ impl<A: Allocator> fmt::Write for Buffer<A> {
         self.len += s.len();
         Ok(())
     }
+
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        // `{}` of a char and integer padding write single chars: store an
+        // ASCII one directly, without `encode_utf8` and a `write_str` call.
+        if c.is_ascii() && self.len < self.capacity {
+            // SAFETY: `len < capacity`, so the byte is inside the block;
+            // an ASCII byte is a whole UTF-8 character.
+            unsafe { self.ptr.add(self.len).write(c as u8) };
+            self.len += 1;
+            return Ok(());
+        }
+        self.write_str(c.encode_utf8(&mut [0; 4]))
+    }
 }
 
 impl<A: Allocator> String<A> {
