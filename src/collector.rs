@@ -210,11 +210,10 @@ impl<'a, T> Collector<'a, T> {
             Err(error) => panic!("tickarena: cannot make this thread's FrameArena: {error}"),
         };
         match self.parts.get(index) {
-            // SAFETY: part `index` is only ever pushed to by the thread that
-            // holds arena `index` of the set this frame, which is this one
-            // (no other thread holds it while the set is borrowed, and the
-            // collector borrows it); `drain` needs `&mut self`, so no
-            // pushes run then.
+            // Part `index` is only pushed to by the thread holding arena
+            // `index` this frame (none other can while the collector borrows
+            // the set), and `drain` needs `&mut self`, so no push runs then.
+            // SAFETY: so this thread is the only one using this part now.
             Some(part) => unsafe { (*part.0.get()).push(value, arena) },
             None => self
                 .overflow

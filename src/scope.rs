@@ -210,11 +210,10 @@ fn new_scope_arena() -> Result<FrameArena, ArenaError> {
 impl Drop for Scope {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: the closure has returned or unwound, and nothing it
-        // allocated in the scope outlives it (its lifetime was the
-        // closure's own), so no reference into the arena is left; the
-        // pointer is valid (see `try_scoped`) and no other reference to
-        // this arena exists, so it may be reset through it.
+        // The closure has returned or unwound, and nothing it allocated in
+        // the scope outlives it (its lifetime was the closure's own).
+        // SAFETY: so no reference into the arena is left, and the pointer is
+        // valid (see `try_scoped`): it may be reset through it.
         unsafe { (*self.arena.as_ptr()).reset() };
         // Cannot fail: `enter` reached the thread-local, and the thread is
         // still running this scope.

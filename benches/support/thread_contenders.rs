@@ -6,7 +6,7 @@
 //! 500 pushes ([`Workload::ValuesAndVecs`]), or builds one vector of 16 Ki
 //! elements and pushes 500 Ki more ([`Workload::BigVec`]).
 
-use std::alloc::Layout;
+use std::alloc::{Allocator, Global, Layout};
 use std::hint::black_box;
 use std::sync::Mutex;
 
@@ -87,8 +87,14 @@ pub fn contenders(threads: usize) -> Vec<Box<dyn Contender>> {
                 .map(|_| Padded(Mutex::new(FrameArena::new())))
                 .collect(),
         )),
-        Box::new(Malloc),
-        Box::new(MimallocContender),
+        Box::new(Heap {
+            name: "malloc",
+            alloc: Global,
+        }),
+        Box::new(Heap {
+            name: "mimalloc",
+            alloc: Mimalloc,
+        }),
         Box::new(BumpaloHerd(bumpalo_herd::Herd::new())),
         Box::new(BumpScopePool(bump_scope::BumpPool::new())),
         Box::new(BlinkSync(blink_alloc::SyncBlinkAlloc::new())),
@@ -135,11 +141,16 @@ impl Contender for PlainArenas {
     fn frame_end(&mut self) {}
 }
 
-struct Malloc;
+/// A general-purpose allocator, each value a box of its own: glibc's
+/// malloc (std's `Global`), or mimalloc (what a user picks instead).
+struct Heap<A> {
+    name: &'static str,
+    alloc: A,
+}
 
-impl Contender for Malloc {
+impl<A: Allocator + Copy + Sync> Contender for Heap<A> {
     fn name(&self) -> &'static str {
-        "malloc"
+        self.name
     }
     fn frame_share(&self, _: usize, workload: Workload) -> u64 {
         // The values live until the end of the frame, as in an arena.
@@ -148,41 +159,14 @@ impl Contender for Malloc {
         } else {
             0
         };
-        let mut kept: Vec<Box<u64>> = Vec::with_capacity(values);
+        let mut kept: Vec<Box<u64, A>> = Vec::with_capacity(values);
         share!(
             workload,
             |v| {
-                kept.push(Box::new(v));
+                kept.push(Box::new_in(v, self.alloc));
                 kept.last_mut().unwrap()
             },
-            || Vec::new()
-        )
-    }
-    fn frame_end(&mut self) {}
-}
-
-/// mimalloc (what a user picks instead of glibc's malloc): malloc's code
-/// with `_in(Mimalloc)`.
-struct MimallocContender;
-
-impl Contender for MimallocContender {
-    fn name(&self) -> &'static str {
-        "mimalloc"
-    }
-    fn frame_share(&self, _: usize, workload: Workload) -> u64 {
-        let values = if let Workload::ValuesAndVecs = workload {
-            VALUES
-        } else {
-            0
-        };
-        let mut kept: Vec<Box<u64, Mimalloc>> = Vec::with_capacity(values);
-        share!(
-            workload,
-            |v| {
-                kept.push(Box::new_in(v, Mimalloc));
-                kept.last_mut().unwrap()
-            },
-            || Vec::new_in(Mimalloc)
+            || Vec::new_in(self.alloc)
         )
     }
     fn frame_end(&mut self) {}

@@ -179,7 +179,7 @@ impl<M: FrameMemory> World<M> {
         let mut starts: List<'_, u32, M> = Vec::with_capacity_in(SIDE * SIDE + 1, memory);
         starts.resize(SIDE * SIDE + 1, 0);
         for &at in &self.despawn_requests {
-            starts[despawn_cell_index(at) + 1] += 1;
+            starts[cell_index(at, SIDE) + 1] += 1;
         }
         for cell in 0..SIDE * SIDE {
             starts[cell + 1] += starts[cell];
@@ -189,14 +189,14 @@ impl<M: FrameMemory> World<M> {
             Vec::with_capacity_in(self.despawn_requests.len(), memory);
         sorted.resize(self.despawn_requests.len(), Vec2::ZERO);
         for &at in &self.despawn_requests {
-            let cell = despawn_cell_index(at);
+            let cell = cell_index(at, SIDE);
             sorted[next[cell] as usize] = at;
             next[cell] += 1;
         }
         self.despawn_requests.clear();
         let before = self.entities.len();
         self.entities.retain(|entity| {
-            let (x, y) = despawn_cell(entity.position);
+            let (x, y) = cell_of(entity.position, SIDE);
             // A row's three cells are next to each other in `sorted`.
             let (left, right) = (x.saturating_sub(1), (x + 1).min(SIDE - 1));
             (y.saturating_sub(1)..=(y + 1).min(SIDE - 1)).all(|row| {
@@ -216,17 +216,21 @@ const DESPAWN_RADIUS: f32 = 20.0;
 /// Cells per side of the despawn grid: each as wide as the radius.
 const DESPAWN_GRID: usize = (2.0 * BOUNDS / DESPAWN_RADIUS) as usize;
 
-fn despawn_cell(position: Vec2) -> (usize, usize) {
-    let cell = |v: f32| {
-        // A multiplication: a division would be the slowest step here.
-        (((v + BOUNDS) * (1.0 / DESPAWN_RADIUS)).max(0.0) as usize).min(DESPAWN_GRID - 1)
-    };
+/// The cell of `position` in a grid of `side` × `side` cells over the
+/// world (positions just outside it fall in the border cells).
+#[inline]
+fn cell_of(position: Vec2, side: usize) -> (usize, usize) {
+    // A multiplication: a division would be the slowest step here.
+    let cells_per_unit = side as f32 / (2.0 * BOUNDS);
+    let cell = |v: f32| (((v + BOUNDS) * cells_per_unit).max(0.0) as usize).min(side - 1);
     (cell(position.x), cell(position.y))
 }
 
-fn despawn_cell_index(position: Vec2) -> usize {
-    let (x, y) = despawn_cell(position);
-    y * DESPAWN_GRID + x
+/// [`cell_of`] as an index into the grid's row-major array.
+#[inline]
+fn cell_index(position: Vec2, side: usize) -> usize {
+    let (x, y) = cell_of(position, side);
+    y * side + x
 }
 
 /// Nudges every entity away from the crowded cells around it. The entity
@@ -273,8 +277,8 @@ fn crowd_counts<A: Allocator>(entities: &SegmentedList<Entity>, memory: A) -> Ve
     let mut counts = Vec::with_capacity_in(GRID * GRID, memory);
     counts.resize(GRID * GRID, 0u16);
     for entity in entities.iter() {
-        let (x, y) = grid_cell(entity.position);
-        counts[y * GRID + x] = counts[y * GRID + x].saturating_add(1);
+        let cell = cell_index(entity.position, GRID);
+        counts[cell] = counts[cell].saturating_add(1);
     }
     counts
 }
@@ -284,24 +288,18 @@ const CROWD_CHUNK: usize = 1024;
 /// Cells per side of the crowd grids over the world.
 const GRID: usize = 32;
 
-fn grid_cell(position: Vec2) -> (usize, usize) {
-    const CELLS_PER_UNIT: f32 = GRID as f32 / (2.0 * BOUNDS);
-    let cell = |v: f32| (((v + BOUNDS) * CELLS_PER_UNIT).max(0.0) as usize).min(GRID - 1);
-    (cell(position.x), cell(position.y))
-}
-
 /// On a worker: a grid of `chunk` in this thread's arena, and for each
 /// entity a nudge away from the more crowded neighbouring cells.
 fn crowd_nudges<'a>(threads: &'a ThreadArenas, chunk: &[Entity]) -> &'a [Vec2] {
     let arena = threads.local();
     let grid = arena.alloc_slice_fill_with(GRID * GRID, |_| 0u16);
     for entity in chunk {
-        let (x, y) = grid_cell(entity.position);
-        grid[y * GRID + x] = grid[y * GRID + x].saturating_add(1);
+        let cell = cell_index(entity.position, GRID);
+        grid[cell] = grid[cell].saturating_add(1);
     }
     let count = |x: usize, y: usize| f32::from(grid[y.min(GRID - 1) * GRID + x.min(GRID - 1)]);
     arena.alloc_slice_fill_with(chunk.len(), |i| {
-        let (x, y) = grid_cell(chunk[i].position);
+        let (x, y) = cell_of(chunk[i].position, GRID);
         let across = count(x + 1, y) - count(x.saturating_sub(1), y);
         let down = count(x, y + 1) - count(x, y.saturating_sub(1));
         -Vec2::new(across, down) * 2.0
@@ -463,8 +461,7 @@ impl<M: FrameMemory> Game for World<M> {
         let crowds = crowd_counts(&self.entities, M::of(frame.arena()));
         for entity in self.entities.iter_mut() {
             // Slower in crowded cells.
-            let (x, y) = grid_cell(entity.position);
-            if crowds[y * GRID + x] > CROWDED {
+            if crowds[cell_index(entity.position, GRID)] > CROWDED {
                 entity.velocity *= 0.995;
             }
             entity.position += entity.velocity * dt;

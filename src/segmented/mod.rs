@@ -376,7 +376,8 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// let p = list.get_ptr(3).unwrap();
     /// let r = list.get_mut(3).unwrap();
     /// *r += 1;
-    /// let seen = unsafe { *p.as_ptr() }; // UB: `r` is used again below
+    /// // SAFETY: not met, on purpose: `r` is used again below, so this is UB.
+    /// let seen = unsafe { *p.as_ptr() };
     /// *r += 1;
     /// # let _ = seen;
     /// ```
