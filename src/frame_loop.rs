@@ -36,16 +36,18 @@
 //! assert_eq!(game.arena().used(), 0, "the frame is reclaimed");
 //! ```
 
+pub(crate) mod clock;
 mod frame;
 mod history;
 mod scratch;
 mod timestep;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::arena::FrameArena;
 use crate::threads::ThreadArenas;
 
+use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
 pub use scratch::FromArena;

@@ -100,6 +100,9 @@ mod tests {
     use super::*;
     use alloc::format;
 
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     #[test]
     fn the_errors_say_what_failed_like_std() {
         let overflow = format!("{}", capacity_overflow());

@@ -660,6 +660,9 @@ impl core::fmt::Debug for ThreadArenas {
 mod tests {
     use super::*;
 
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     thread_local! {
         /// Claims made by this thread (each one takes the set's lock).
         pub(super) static CLAIMS: Cell<usize> = const { Cell::new(0) };
@@ -687,6 +690,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
     fn a_visitor_may_use_the_set_it_visits() {
         let arenas = std::sync::Arc::new(ThreadArenas::new());
         arenas.local().alloc(1u64);

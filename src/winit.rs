@@ -46,7 +46,6 @@ mod session;
 mod view;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use winit::application::ApplicationHandler;
 use winit::error::{EventLoopError, OsError};
@@ -54,6 +53,7 @@ use winit::event::{DeviceEvent, DeviceId, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
+use crate::frame_loop::clock::Instant;
 use crate::frame_loop::{FrameLoop, Game};
 
 pub use input::{Input, WindowState};
@@ -253,6 +253,59 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
             Some(error) => Err(EventLoopError::Os(error)),
             None => Ok(self),
         }
+    }
+
+    /// In a browser (wasm32-unknown-unknown): starts the loop and returns
+    /// at once. A web page has no loop of its own to block in: the browser
+    /// calls back into this one for every event and animation frame, until
+    /// the page closes or the loop exits. The window is a canvas: give the
+    /// view's [`View::window_attributes`] one of the page's canvases, or
+    /// winit's `with_append(true)` to add one to the page. Only this
+    /// function is web-only; everything else works as natively.
+    ///
+    /// A window that cannot be opened is reported by nothing but an empty
+    /// page: the loop never runs and the error has no caller to go to.
+    ///
+    /// # Errors
+    ///
+    /// If winit cannot make an event loop (one was already made).
+    ///
+    /// # Example
+    ///
+    /// ```no_run
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # use tickarena::winit::{DrawContext, Input, View, WindowLoop};
+    /// # use winit::event::WindowEvent;
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// use winit::platform::web::WindowAttributesExtWebSys;
+    /// use winit::window::{Window, WindowAttributes};
+    ///
+    /// struct OnThePage;
+    /// impl View<Idle> for OnThePage {
+    ///     fn window_attributes(&self) -> WindowAttributes {
+    ///         Window::default_attributes().with_append(true)
+    ///     }
+    ///     fn input(&mut self, _: &WindowEvent, _: &mut Input<'_, ()>) {}
+    ///     fn draw(&mut self, _: &Idle, _: &Frame<'_, Idle>, _: &(), _: &DrawContext<'_>) {}
+    /// }
+    /// WindowLoop::new(FrameLoop::new(Idle), OnThePage).spawn()?;
+    /// // The page runs the loop from here on.
+    /// # Ok::<(), winit::error::EventLoopError>(())
+    /// ```
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    pub fn spawn(self) -> Result<(), EventLoopError>
+    where
+        G: 'static,
+        V: 'static,
+    {
+        use winit::platform::web::EventLoopExtWebSys;
+        EventLoop::new()?.spawn_app(self);
+        Ok(())
     }
 
     /// The game loop: world, arena, history.

@@ -14,6 +14,9 @@ use std::cell::Cell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
 
 #[allow(
@@ -269,6 +272,7 @@ fn steady_allocations(game: &mut FrameLoop<Field>, ticks: u32) -> u64 {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     enroll_this_thread();
@@ -315,6 +319,7 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn scoped_workers_allocate_only_what_spawning_them_does() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     enroll_this_thread();
@@ -400,6 +405,7 @@ impl tickarena::FrameData for Sprites {
 /// warm-up, a frame (build a render list with text, seal it, hand it
 /// over, read it, reclaim the arena, give it back) allocates nothing.
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn frames_in_flight_make_no_heap_allocation_in_steady_state() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     enroll_this_thread();

@@ -1,20 +1,20 @@
 //! The demo's [`View`], on winit's thread: window input becomes game
-//! events, sent to the simulation thread once per frame; each frame drawn
-//! with softbuffer (scene, panel, chart) is the render list the simulation
-//! sealed for it, with one more frame being built meanwhile (2 frames in
-//! flight).
+//! events, handed to the simulation once per frame (natively to its own
+//! thread, in a browser stepped right here); each frame drawn with
+//! softbuffer (scene, panel, chart) is the render list the simulation
+//! sealed for it, with one more frame built ahead (2 frames in flight).
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use glam::Vec2;
 use softbuffer::{Context, Surface};
-use tickarena::frame_loop::{Frame, Game};
+use tickarena::frame_loop::{Frame, FrameLoop, Game};
 use tickarena::in_flight::Consumer;
 use tickarena::winit::{DrawContext, Input, View};
 use tickarena::{FrameVec, format_in};
-use winit::dpi::LogicalSize;
+use web_time::Instant;
 use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowAttributes};
@@ -22,13 +22,13 @@ use winit::window::{Window, WindowAttributes};
 use crate::canvas::Canvas;
 use crate::controls::{Command, HeldKeys, command_for};
 use crate::counting_alloc::thread_allocations;
-use crate::demo::Event;
+use crate::demo::{Event, World};
 use crate::layout::Layout;
 use crate::overlay::{self, Bytes};
 use crate::render_list::Render;
 use crate::scene::{self, BACKGROUND};
 use crate::scripted::{autoplay, is_storm, storm};
-use crate::simulation::Batch;
+use crate::simulation::{Batch, Simulation};
 
 /// Frames in flight: one drawn here while the next is built.
 pub const IN_FLIGHT: usize = 2;
@@ -45,12 +45,62 @@ impl Game for Presenter {
 
 /// The window thread's ends of the pipeline to the simulation.
 pub struct Pipeline {
-    /// Each frame's input, to the simulation.
-    pub batches: SyncSender<Batch>,
-    /// Event vectors the simulation emptied, to fill again.
-    pub empties: Receiver<Vec<Event>>,
+    /// Where each frame's input goes.
+    pub simulation: ToSimulation,
     /// The sealed render lists.
     pub frames: Consumer<Render>,
+}
+
+/// How the window thread reaches the simulation.
+pub enum ToSimulation {
+    /// Natively: the simulation's own thread.
+    Thread {
+        /// Each frame's input, to the simulation.
+        batches: SyncSender<Batch>,
+        /// Event vectors the simulation emptied, to fill again.
+        empties: Receiver<Vec<Event>>,
+    },
+    /// In a browser (one thread): stepped here, in `poll`, before the
+    /// frame before it is drawn, so it is still one frame ahead.
+    Inline(Box<Simulation>),
+}
+
+impl ToSimulation {
+    /// Hands over a frame's input and gives back a vector to gather the
+    /// next one in; `None` if the simulation is gone.
+    fn send(&mut self, mut batch: Batch) -> Option<Vec<Event>> {
+        match self {
+            ToSimulation::Thread { batches, empties } => {
+                let empty = empties
+                    .try_recv()
+                    .unwrap_or_else(|_| Vec::with_capacity(256));
+                batches.send(batch).ok().map(|()| empty)
+            }
+            ToSimulation::Inline(simulation) => {
+                simulation.step(&mut batch);
+                Some(batch.events)
+            }
+        }
+    }
+
+    /// The world's entity capacity as of this thread's allocation count:
+    /// natively the drawn frame's; inline, the frame just stepped's (its
+    /// growth is counted in this frame's allocations).
+    fn entity_capacity(&self, drawn: usize) -> usize {
+        match self {
+            ToSimulation::Thread { .. } => drawn,
+            ToSimulation::Inline(simulation) => simulation.entity_capacity(),
+        }
+    }
+
+    /// The heap allocations of a simulation tick that this thread's own
+    /// count does not include: all of them natively, none when inline.
+    fn allocations_elsewhere(&self, simulation_allocations: u64) -> u64 {
+        match self {
+            ToSimulation::Thread { .. } => simulation_allocations,
+            ToSimulation::Inline(_) => 0,
+        }
+    }
 }
 
 /// Entities in a click's spawn and in a burst.
@@ -62,7 +112,7 @@ const OPENING: u32 = 300;
 type WindowSurface = Surface<Arc<Window>, Arc<Window>>;
 
 pub struct Screen {
-    size: LogicalSize<f64>,
+    attributes: WindowAttributes,
     autoplay: bool,
     pipeline: Pipeline,
     /// Input of the frame being gathered.
@@ -82,6 +132,10 @@ pub struct Screen {
     /// What the user (or the autopilot) did, for the summary.
     used: InputCounts,
     largest_render_list: usize,
+    /// Sprites in the last frame drawn.
+    sprites_drawn: usize,
+    /// Told what the run measured after every frame drawn.
+    report: fn(&RunSummary),
 }
 
 /// Inputs handled, by kind.
@@ -94,10 +148,11 @@ pub struct InputCounts {
     pub steering_changes: u64,
 }
 
-/// Heap allocations of a frame: the simulation thread's (actions, update,
-/// the render list) and this thread's drawing, apart from those of the
-/// windowing stack (winit's event handling, and X11 requests when
-/// presenting: x11rb serializes each request into a new `Vec`).
+/// Heap allocations of a frame: the simulation's (actions, update, the
+/// render list) and this thread's drawing, apart from those of the
+/// windowing stack (winit's event handling; presenting: x11rb serializes
+/// each X11 request into a new `Vec`, softbuffer's canvas backend converts
+/// each frame into a new RGBA `Vec`).
 #[derive(Default)]
 struct HeapMeter {
     /// This thread's count when the frame started (`poll`).
@@ -114,8 +169,14 @@ struct HeapMeter {
     steady_tick_allocations: u64,
 }
 
-/// What the run measured, for the summary printed at exit.
+/// What the run measured: printed at exit natively, handed to the page
+/// after every frame in a browser.
+#[derive(Clone, Copy, Debug)]
 pub struct RunSummary {
+    /// Frames drawn.
+    pub frames_drawn: u64,
+    /// Sprites in the last frame drawn.
+    pub sprites_drawn: usize,
     /// The most bytes a render list took in its arena.
     pub largest_render_list: usize,
     pub steady_ticks: u64,
@@ -139,14 +200,15 @@ impl HeapMeter {
 }
 
 impl Screen {
-    /// A screen fed by `pipeline`. Sends a first, empty batch at once, so
-    /// that the simulation is always one frame ahead of the drawing.
-    pub fn new(size: LogicalSize<f64>, autoplay: bool, pipeline: Pipeline) -> Screen {
+    /// A screen in a window made with `attributes`, fed by `pipeline`.
+    /// Sends a first, empty batch at once, so that the simulation is always
+    /// one frame ahead of the drawing.
+    pub fn new(attributes: WindowAttributes, autoplay: bool, pipeline: Pipeline) -> Screen {
         let mut screen = Screen {
-            size,
+            attributes,
             autoplay,
             pipeline,
-            batch: Vec::new(),
+            batch: Vec::with_capacity(256),
             sent: 0,
             received: 0,
             last_batch: None,
@@ -159,34 +221,52 @@ impl Screen {
             fps: 0.0,
             used: InputCounts::default(),
             largest_render_list: 0,
+            sprites_drawn: 0,
+            report: |_| {},
         };
-        screen.batch = screen.empty_batch();
         screen.send_batch(Duration::ZERO);
         screen
     }
 
-    /// An event vector back from the simulation, or a new one.
-    fn empty_batch(&self) -> Vec<Event> {
-        self.pipeline
-            .empties
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(256))
+    /// Ends the pipeline: the simulation thread ends when its batches stop
+    /// (natively); an inline simulation gives its game back.
+    pub fn hang_up(self) -> Option<FrameLoop<World>> {
+        match self.pipeline.simulation {
+            ToSimulation::Thread { .. } => None,
+            ToSimulation::Inline(simulation) => Some(simulation.into_game()),
+        }
+    }
+
+    /// Has `report` told what the run measured after every frame drawn.
+    #[cfg_attr(
+        not(target_family = "wasm"),
+        expect(
+            dead_code,
+            reason = "the page reads it; natively the summary is printed at exit"
+        )
+    )]
+    pub fn reporting_to(self, report: fn(&RunSummary)) -> Screen {
+        Screen { report, ..self }
     }
 
     /// Sends the gathered input as the next frame's batch; false if the
     /// simulation is gone.
     fn send_batch(&mut self, elapsed: Duration) -> bool {
-        let empty = self.empty_batch();
-        let events = std::mem::replace(&mut self.batch, empty);
+        let events = std::mem::take(&mut self.batch);
         self.sent += 1;
-        self.pipeline
-            .batches
-            .send(Batch { events, elapsed })
-            .is_ok()
+        match self.pipeline.simulation.send(Batch { events, elapsed }) {
+            Some(empty) => {
+                self.batch = empty;
+                true
+            }
+            None => false,
+        }
     }
 
     pub fn summary(&self) -> RunSummary {
         RunSummary {
+            frames_drawn: self.received,
+            sprites_drawn: self.sprites_drawn,
             largest_render_list: self.largest_render_list,
             steady_ticks: self.heap.steady_ticks,
             steady_tick_allocations: self.heap.steady_tick_allocations,
@@ -232,9 +312,7 @@ impl Screen {
 
 impl View<Presenter> for Screen {
     fn window_attributes(&self) -> WindowAttributes {
-        Window::default_attributes()
-            .with_title("tickarena: frame arena demo")
-            .with_inner_size(self.size)
+        self.attributes.clone()
     }
 
     fn resumed(&mut self, window: &Arc<Window>) {
@@ -368,7 +446,7 @@ impl View<Presenter> for Screen {
                 ),
                 ("render list", format_in!(arena, "{}", Bytes(list.bytes))),
                 ("draw allocs", format_in!(arena, "{heap_frame}")),
-                ("", format_in!(arena, "{heap_windowing} in winit/X11")),
+                ("", format_in!(arena, "{heap_windowing} in windowing")),
                 ("fps", format_in!(arena, "{fps:.0}")),
             ];
             let mut rows: FrameVec<'_, (&str, &str)> =
@@ -388,18 +466,23 @@ impl View<Presenter> for Screen {
                 is_storm(list.events) || is_storm(events_sent),
                 list.entity_capacity,
                 list.simulation_allocations,
+                list.sprites.len(),
             )
         });
-        let Some((bytes, tick, storm, entity_capacity, simulation)) = drawn else {
+        let Some((bytes, tick, storm, entity_capacity, simulation, sprites)) = drawn else {
             return; // the simulation is gone; the loop exits at the next poll
         };
         self.largest_render_list = self.largest_render_list.max(bytes);
         self.received += 1;
+        self.sprites_drawn = sprites;
+        let simulation = self.pipeline.simulation.allocations_elsewhere(simulation);
+        let entity_capacity = self.pipeline.simulation.entity_capacity(entity_capacity);
         self.heap
             .end_frame(tick, storm, entity_capacity, simulation);
         if let Err(error) = buffer.present() {
             eprintln!("window: cannot present the frame: {error}");
         }
         self.heap.presented = Some(thread_allocations());
+        (self.report)(&self.summary());
     }
 }

@@ -1,7 +1,9 @@
-//! The simulation thread: runs the game's `FrameLoop` on the input the
-//! window thread sends each frame, and at the end of every tick builds that
-//! frame's render list in a free arena of the frames-in-flight circle and
-//! hands it over, sealed. It waits when 2 frames are in flight.
+//! The simulation: runs the game's `FrameLoop` on the input of each frame,
+//! and at the end of every tick builds that frame's render list in a free
+//! arena of the frames-in-flight circle and hands it over, sealed. Natively
+//! it has a thread of its own ([`run`]), which waits when 2 frames are in
+//! flight; in a browser (one thread) the window's thread steps it before
+//! drawing ([`Simulation::step`]).
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -21,29 +23,41 @@ pub struct Batch {
     pub elapsed: Duration,
 }
 
-/// Runs until the window thread hangs up, then gives the game back.
-/// Emptied event vectors go back on `empties`, to be filled again.
-pub fn run(
-    mut game: FrameLoop<World>,
-    batches: Receiver<Batch>,
-    empties: SyncSender<Vec<Event>>,
-    mut producer: Producer<Render>,
-) -> FrameLoop<World> {
-    // The render lists' bytes of the frames in the history (allocated
-    // once), so that the chart shows each frame's bytes in both arenas.
-    let kept = game.history().capacity();
-    let mut render_bytes = VecDeque::with_capacity(kept);
-    let mut high_water = 0;
-    for mut batch in batches {
+/// The game and what the render lists need of the frames before.
+pub struct Simulation {
+    game: FrameLoop<World>,
+    producer: Producer<Render>,
+    /// The render lists' bytes of the frames in the history (allocated
+    /// once), so that the chart shows each frame's bytes in both arenas.
+    render_bytes: VecDeque<usize>,
+    high_water: usize,
+}
+
+impl Simulation {
+    pub fn new(game: FrameLoop<World>, producer: Producer<Render>) -> Simulation {
+        let kept = game.history().capacity();
+        Simulation {
+            game,
+            producer,
+            render_bytes: VecDeque::with_capacity(kept),
+            high_water: 0,
+        }
+    }
+
+    /// Runs one tick on the batch's events (leaving its vector empty, to be
+    /// filled again) and seals the frame's render list.
+    pub fn step(&mut self, batch: &mut Batch) {
         let before = thread_allocations();
         let mut bytes = 0;
-        game.tick_with(
+        let (producer, render_bytes, high_water) =
+            (&mut self.producer, &self.render_bytes, self.high_water);
+        self.game.tick_with(
             batch.events.drain(..),
             batch.elapsed,
             |world, frame, _, history| {
                 let past = PastFrames {
                     history,
-                    render_bytes: &render_bytes,
+                    render_bytes,
                     high_water,
                 };
                 let allocated = thread_allocations() - before;
@@ -56,16 +70,39 @@ pub fn run(
                 });
             },
         );
-        if let Some(record) = game.history().latest() {
-            high_water = high_water.max(record.arena_bytes + bytes);
+        if let Some(record) = self.game.history().latest() {
+            self.high_water = self.high_water.max(record.arena_bytes + bytes);
         }
-        if render_bytes.len() == kept {
-            render_bytes.pop_front();
+        if self.render_bytes.len() == self.game.history().capacity() {
+            self.render_bytes.pop_front();
         }
-        render_bytes.push_back(bytes);
+        self.render_bytes.push_back(bytes);
+    }
+
+    /// The capacity of the world's entity list (a change means the world
+    /// allocated).
+    pub fn entity_capacity(&self) -> usize {
+        self.game.world().entities.capacity()
+    }
+
+    pub fn into_game(self) -> FrameLoop<World> {
+        self.game
+    }
+}
+
+/// The simulation thread: steps until the window thread hangs up, then
+/// gives the game back. Emptied event vectors go back on `empties`, to be
+/// filled again.
+pub fn run(
+    mut simulation: Simulation,
+    batches: Receiver<Batch>,
+    empties: SyncSender<Vec<Event>>,
+) -> FrameLoop<World> {
+    for mut batch in batches {
+        simulation.step(&mut batch);
         // The window thread keeps a few vectors circling; if it has enough,
         // this one is dropped.
         let _ = empties.try_send(batch.events);
     }
-    game
+    simulation.into_game()
 }

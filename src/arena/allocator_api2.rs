@@ -70,6 +70,9 @@ unsafe impl Allocator for FrameArena {
 mod tests {
     use super::*;
 
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     #[test]
     fn allocator_api2_collections_grow_in_place_in_the_arena() {
         let arena = FrameArena::new();

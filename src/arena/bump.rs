@@ -120,6 +120,9 @@ pub(crate) const fn bump_up_whole(top: usize, limit: usize, layout: Layout) -> O
 mod tests {
     use super::*;
 
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     fn layout(size: usize, align: usize) -> Layout {
         Layout::from_size_align(size, align).unwrap()
     }

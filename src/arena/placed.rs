@@ -103,6 +103,9 @@ mod tests {
     use super::*;
     use alloc::rc::Rc;
 
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     #[test]
     fn dropping_the_handle_drops_the_value_once() {
         let arena = FrameArena::new();

@@ -84,6 +84,9 @@ pub(crate) const fn segments_for(capacity: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     #[test]
     fn first_segments_are_laid_out_by_doubling() {
         assert_eq!(

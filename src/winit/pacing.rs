@@ -1,6 +1,8 @@
 //! [`Pacing`]: when the next frame is due.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::frame_loop::clock::Instant;
 
 /// How often the window loop runs a tick.
 ///

@@ -2,7 +2,7 @@
 //! that it runs (and is tested) without a display: which events become
 //! game events, when a tick runs, when it is drawn, when to stop.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use winit::dpi::PhysicalSize;
 use winit::event::{DeviceEvent, DeviceId, WindowEvent};
@@ -10,6 +10,7 @@ use winit::event::{DeviceEvent, DeviceId, WindowEvent};
 use super::input::{Input, WindowState};
 use super::pacing::Pacer;
 use super::view::{DrawContext, View};
+use crate::frame_loop::clock::Instant;
 use crate::frame_loop::{FrameLoop, Game};
 
 /// What the event loop should do after [`Session::about_to_wait`].

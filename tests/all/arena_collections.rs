@@ -5,6 +5,9 @@
 
 use std::cell::Cell;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::FrameArena;
 
 struct CountsDrops<'a>(&'a Cell<usize>);

@@ -4,6 +4,9 @@
 use core::alloc::{Allocator, Layout};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::{ArenaError, FrameArena};
 
 const MIB: usize = 1 << 20;
@@ -46,6 +49,10 @@ fn failure_leaves_the_arena_working() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn alloc_panics_naming_sizes_and_the_setting_to_raise() {
     let arena = FrameArena::builder().reserve(MIB).build().unwrap();
     arena.alloc_slice_fill_with(1000, |_| 0u8);
@@ -63,6 +70,10 @@ fn alloc_panics_naming_sizes_and_the_setting_to_raise() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn huge_and_overflowing_layouts_are_refused() {
     let arena = FrameArena::builder().reserve(MIB).build().unwrap();
     arena.alloc(1u8);

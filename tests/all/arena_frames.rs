@@ -4,6 +4,9 @@
 use core::alloc::{Allocator, Layout};
 use tickarena::FrameArena;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 const MIB: usize = 1 << 20;
 /// A frame well above the retained size; smaller under Miri, which
 /// interprets every byte written.
@@ -229,6 +232,7 @@ fn interleaved_vectors_keep_their_contents() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn arena_moves_to_another_thread_and_back() {
     let arena = small_arena();
     arena.alloc(5u32);

@@ -3,6 +3,9 @@
 
 use proptest::prelude::*;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use crate::models::arena::{Op, run};
 
 fn op() -> impl Strategy<Value = Op> {

@@ -4,6 +4,9 @@
 use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::{FrameArena, Zeroable};
 
 /// Larger than the worker's stack below by far (smaller under Miri, which
@@ -15,6 +18,7 @@ const BIG: usize = if cfg!(miri) { 256 << 10 } else { 64 << 20 };
 const SMALL_STACK: usize = 128 << 10;
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn values_larger_than_the_stack_never_pass_through_it() {
     let arena = FrameArena::builder().reserve(4 * BIG).build().unwrap();
     let arena = std::thread::Builder::new()
@@ -113,6 +117,10 @@ fn zero_sized_requests_use_no_bytes() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn too_large_requests_are_errors_or_clear_panics() {
     let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
     assert!(arena.try_alloc_uninit::<[u8; 2 << 20]>().is_err());

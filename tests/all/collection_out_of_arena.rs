@@ -14,6 +14,9 @@
 use std::alloc::Layout;
 use std::mem::MaybeUninit;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::FrameArena;
 
 use crate::child_process::rerun_test;
@@ -21,6 +24,7 @@ use crate::child_process::rerun_test;
 const CHILD: &str = "TICKARENA_OOM_CHILD";
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "starts a process")]
 fn a_collection_in_a_full_arena_says_which_arena_ran_out() {
     if let Some(case) = std::env::var_os(CHILD) {
         run_child(case.to_str().unwrap());

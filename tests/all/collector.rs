@@ -6,11 +6,15 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::ThreadArenas;
 
 const PER_THREAD: u64 = if cfg!(miri) { 100 } else { 10_000 };
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn every_value_arrives_once_in_its_threads_order() {
     let mut arenas = ThreadArenas::new();
     for frame in 0..3u64 {
@@ -45,6 +49,7 @@ fn every_value_arrives_once_in_its_threads_order() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn threads_beyond_the_table_share_a_part() {
     let arenas = ThreadArenas::new();
     // Made before any other thread has an arena: a table for the machine's
@@ -78,6 +83,7 @@ impl Drop for CountsDrops {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn every_value_is_dropped_once() {
     let arenas = ThreadArenas::new();
     let before = DROPS.load(Ordering::Relaxed);

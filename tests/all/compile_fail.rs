@@ -18,6 +18,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 /// The toolchain the `.stderr` files were written by: `rustc -V` of the
 /// channel in `rust-toolchain.toml`.
 const PINNED_RUSTC: &str = "rustc 1.101.0-nightly (92ffebece 2026-10-28)";
@@ -25,6 +28,7 @@ const PINNED_RUSTC: &str = "rustc 1.101.0-nightly (92ffebece 2026-10-28)";
 const CASES: &str = "tests/trybuild/compile_fail";
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "starts a process")]
 fn misuse_is_rejected_by_the_compiler() {
     let cases = cases();
     assert!(cases.len() >= 20, "found only {} cases", cases.len());
@@ -53,6 +57,7 @@ fn misuse_is_rejected_by_the_compiler() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "starts a process")]
 fn misuse_messages_match_the_pinned_toolchain() {
     let rustc = rustc_version();
     let rust_src = sysroot().join("lib/rustlib/src/rust/library").is_dir();

@@ -4,6 +4,9 @@
 
 use std::collections::HashMap as StdMap;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use proptest::prelude::*;
 use tickarena::FrameArena;
 

@@ -33,6 +33,7 @@ mod string_format;
 mod string_model;
 mod string_traits;
 mod threads;
+mod web_backend;
 
 /// How many cases a property test runs: `default`, fewer under Miri, or
 /// `TICKARENA_PROPTEST_CASES` when set (the slow checkers in `.ci/run`).

@@ -5,6 +5,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::{FrameArena, SCOPE_RESERVE, scoped, try_scoped};
 
 /// Scopes each test runs: fewer interpreted.
@@ -81,6 +84,7 @@ fn nested_scopes_each_get_their_own_memory() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn scopes_on_four_threads_at_once() {
     let frame = tickarena::ThreadArenas::new();
     let sums: Vec<u64> = std::thread::scope(|threads| {
@@ -114,6 +118,10 @@ fn scopes_on_four_threads_at_once() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn a_panic_inside_a_scope_gives_its_memory_back() {
     let outer = scoped(|temp| temp as *const FrameArena);
     let caught = catch_unwind(AssertUnwindSafe(|| {
@@ -132,6 +140,10 @@ fn a_panic_inside_a_scope_gives_its_memory_back() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn a_full_scope_says_so() {
     scoped(|temp| {
         // More than the scope's whole reservation: an error, nothing kept.

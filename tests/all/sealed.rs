@@ -8,6 +8,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::{FrameArena, FrameData, SegmentedList, format_in, in_flight};
 
 /// A render list: sprites, text and a frozen segmented list, all in the
@@ -60,6 +63,7 @@ fn check_render_list(list: &RenderList<'_>, frame: u64, sprites: usize) {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn data_sealed_on_one_thread_is_read_intact_on_another() {
     let sealed = FrameArena::new().seal::<Render>(|arena| build_render_list(arena, 7, 500));
     let used = sealed.used();
@@ -76,6 +80,7 @@ fn data_sealed_on_one_thread_is_read_intact_on_another() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn a_sealed_frame_with_sync_data_is_read_from_several_threads() {
     let sealed = FrameArena::new().seal::<Render>(|arena| build_render_list(arena, 3, 64));
     let sealed = &sealed;
@@ -105,6 +110,10 @@ fn seal_counted(drops: &Arc<AtomicUsize>) -> tickarena::Sealed<Owned> {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn sealed_data_is_dropped_once_on_unseal_reclaim_and_drop() {
     let drops = Arc::new(AtomicUsize::new(0));
     let arena = seal_counted(&drops).unseal();
@@ -132,6 +141,7 @@ impl FrameData for Cursor {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn invariant_data_can_be_sealed_and_swapped_within_its_frame() {
     let sealed = FrameArena::new().seal::<Cursor>(|arena| {
         let (first, second) = (arena.alloc_str("first"), arena.alloc_str("second"));
@@ -150,6 +160,7 @@ fn invariant_data_can_be_sealed_and_swapped_within_its_frame() {
 const CIRCLE_FRAMES: u64 = if cfg!(miri) { 40 } else { 10_000 };
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn three_arenas_circle_between_a_producer_and_a_consumer() {
     let (mut producer, mut consumer) = in_flight::channel::<Render>(3);
     let simulation = std::thread::spawn(move || {
@@ -191,6 +202,10 @@ fn three_arenas_circle_between_a_producer_and_a_consumer() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn a_panicking_reader_drops_the_frame_once_and_the_circle_goes_on() {
     let drops = Arc::new(AtomicUsize::new(0));
     let (mut producer, mut consumer) = in_flight::channel::<Owned>(2);
@@ -218,6 +233,7 @@ fn a_panicking_reader_drops_the_frame_once_and_the_circle_goes_on() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn the_producer_waits_while_every_frame_is_in_flight() {
     fn make(arena: &FrameArena) -> (Cell<&str>, &str) {
         let s = &*arena.alloc_str("x");

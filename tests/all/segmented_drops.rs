@@ -4,6 +4,9 @@
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::SegmentedList;
 
 thread_local! {
@@ -79,6 +82,10 @@ fn clone_drops_independently() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn panicking_clone_drops_the_partial_copy_and_keeps_the_original() {
     let list = list_of(30);
     CLONES_BEFORE_PANIC.with(|left| left.set(17));
@@ -93,6 +100,10 @@ fn panicking_clone_drops_the_partial_copy_and_keeps_the_original() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn panicking_retain_predicate_leaves_a_consistent_list() {
     let mut list = list_of(50);
     let mut visited = 0;
@@ -115,6 +126,10 @@ fn panicking_retain_predicate_leaves_a_consistent_list() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn a_panicking_destructor_still_drops_the_rest() {
     struct Bomb<'a>(&'a Cell<usize>, bool);
     impl Drop for Bomb<'_> {

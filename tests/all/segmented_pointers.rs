@@ -5,6 +5,9 @@
 use std::alloc::{Allocator, Layout};
 use std::ptr::NonNull;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::{FrameArena, SegmentedList};
 
 /// Pointers to the first `count` elements.

@@ -4,6 +4,9 @@
 
 use proptest::prelude::*;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use crate::models::string::{Op, run};
 
 const CHARS: &[char] = &['a', 'Z', ' ', '7', 'é', 'ß', '→', '€', '😀', '\u{10FFFF}'];

@@ -6,6 +6,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Barrier;
 use std::thread;
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::{ArenaError, FrameArena, ThreadArenas, format_in};
 
 /// Values per thread: fewer when interpreted.
@@ -17,6 +20,7 @@ fn arena_address(arenas: &ThreadArenas) -> usize {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn threads_allocating_at_once_never_overlap_and_keep_their_values() {
     let threads = 4;
     let mut arenas = ThreadArenas::new();
@@ -71,6 +75,7 @@ fn threads_allocating_at_once_never_overlap_and_keep_their_values() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn new_threads_take_over_the_arenas_of_threads_that_ended() {
     let mut arenas = ThreadArenas::new();
     let mut seen = HashSet::new();
@@ -96,6 +101,7 @@ fn new_threads_take_over_the_arenas_of_threads_that_ended() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn a_thread_gets_its_own_arena_back_next_frame() {
     let mut arenas = ThreadArenas::new();
     let main = arena_address(&arenas);
@@ -127,6 +133,7 @@ fn two_sets_used_in_turn_on_one_thread_keep_their_arenas_apart() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn results_handed_back_outlive_the_workers() {
     let arenas = ThreadArenas::new();
     let words: Vec<&str> = thread::scope(|scope| {
@@ -150,6 +157,10 @@ fn results_handed_back_outlive_the_workers() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn a_refused_arena_is_an_error_and_local_panics_saying_so() {
     let refused = FrameArena::builder().reserve(usize::MAX - 4095);
     let arenas = ThreadArenas::with_builder(refused);
@@ -169,6 +180,7 @@ fn a_refused_arena_is_an_error_and_local_panics_saying_so() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn figures_can_be_read_while_workers_allocate() {
     let arenas = ThreadArenas::new();
     let stop = std::sync::atomic::AtomicBool::new(false);

@@ -1,0 +1,197 @@
+// The browser smoke test of the web demo (run by scripts/web-smoke):
+// serves DIR on 127.0.0.1, opens it in headless Chromium and drives it
+// through the DevTools protocol (Node's WebSocket; no npm packages). Fails
+// unless frames advance, the opening entities are drawn, a real mouse click
+// on the canvas reaches the game and spawns entities, the steady frames make
+// no heap allocation (the demo's counting allocator, read through
+// `demoStats()`), and the canvas is not blank. Saves a screenshot to SHOT.
+//
+//   node --experimental-websocket scripts/web-smoke.mjs DIR SHOT
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+
+const [dir, shot] = process.argv.slice(2);
+if (!dir || !shot) {
+  console.error("usage: web-smoke.mjs DIR SHOT");
+  process.exit(2);
+}
+// The demo's own figures (examples/window/screen.rs).
+const OPENING = 300;
+const CLICK_SPAWN = 24;
+
+function fail(message) {
+  console.error(`web-smoke: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
+}
+
+// A static server for the built page.
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+const server = createServer(async (request, response) => {
+  const path = new URL(request.url, "http://localhost").pathname;
+  const file = normalize(path === "/" ? "index.html" : path.slice(1));
+  try {
+    const body = await readFile(join(dir, file));
+    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    response.end(body);
+  } catch {
+    response.writeHead(404);
+    response.end();
+  }
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+// Headless Chromium with the flags this closed network needs (no
+// background connections, no sandbox as root), on a fresh profile.
+const profile = await mkdtemp(join(tmpdir(), "web-smoke-"));
+const chromium = spawn(process.env.CHROMIUM ?? "chromium", [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  `--user-data-dir=${profile}`, "--remote-debugging-port=0", "--window-size=1320,840",
+  "about:blank",
+], { stdio: ["ignore", "ignore", "pipe"] });
+const browserUrl = await new Promise((resolve, reject) => {
+  let seen = "";
+  chromium.stderr.on("data", (chunk) => {
+    seen += chunk;
+    const found = seen.match(/DevTools listening on (ws:\/\/\S+)/);
+    if (found) resolve(found[1]);
+  });
+  chromium.on("exit", (code) => reject(new Error(`chromium exited (${code}): ${seen}`)));
+});
+
+// A DevTools protocol client: numbered requests, events to listeners.
+const socket = new WebSocket(browserUrl);
+await new Promise((resolve, reject) => {
+  socket.onopen = resolve;
+  socket.onerror = reject;
+});
+let lastId = 0;
+const pending = new Map();
+const listeners = [];
+socket.onmessage = (message) => {
+  const data = JSON.parse(message.data);
+  if (data.id === undefined) {
+    listeners.forEach((listener) => listener(data));
+    return;
+  }
+  const { resolve, reject } = pending.get(data.id);
+  pending.delete(data.id);
+  if (data.error) reject(new Error(`${JSON.stringify(data.error)}`));
+  else resolve(data.result);
+};
+function send(method, params = {}, sessionId = undefined) {
+  const id = ++lastId;
+  socket.send(JSON.stringify({ id, method, params, sessionId }));
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
+
+const pageErrors = [];
+let session;
+const page = (method, params) => send(method, params, session);
+async function evaluate(expression) {
+  const { result, exceptionDetails } = await page("Runtime.evaluate", {
+    expression,
+    returnByValue: true,
+  });
+  if (exceptionDetails) fail(`${expression}: ${exceptionDetails.text}`);
+  return result.value;
+}
+const stats = () => evaluate("window.demoStats ? window.demoStats() : null");
+// Polls `stats()` until `ready` holds, for up to `seconds`.
+async function waitFor(what, ready, seconds = 30) {
+  const until = Date.now() + seconds * 1000;
+  let latest = null;
+  while (Date.now() < until) {
+    latest = await stats();
+    if (latest && ready(latest)) return latest;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  fail(`${what}: not within ${seconds} s (last stats: ${JSON.stringify(latest)})`);
+}
+
+try {
+  const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+  ({ sessionId: session } = await send("Target.attachToTarget", { targetId, flatten: true }));
+  listeners.push((event) => {
+    if (event.sessionId !== session) return;
+    if (event.method === "Runtime.consoleAPICalled") {
+      const text = event.params.args.map((arg) => arg.value ?? arg.description).join(" ");
+      console.log(`page console.${event.params.type}: ${text}`);
+      if (event.params.type === "error") pageErrors.push(text);
+    } else if (event.method === "Runtime.exceptionThrown") {
+      const details = event.params.exceptionDetails;
+      const text = details.exception?.description ?? details.text;
+      console.log(`page exception: ${text}`);
+      pageErrors.push(text);
+    }
+  });
+  await page("Runtime.enable");
+  await page("Page.enable");
+  await page("Page.navigate", { url });
+
+  const started = await waitFor("the page running frames", (s) => s.frames >= 60);
+  console.log(`running: ${JSON.stringify(started)}`);
+  if (started.sprites !== OPENING) fail(`${started.sprites} sprites drawn, not the ${OPENING} of the opening`);
+
+  // A real click (mouse moved, pressed, released) on the scene, left of
+  // the panel: winit's web backend turns the pointer events into
+  // CursorMoved and MouseInput.
+  const [left, top, width, height] = await evaluate(
+    "(() => { const r = document.querySelector('canvas').getBoundingClientRect();"
+      + " return [r.left, r.top, r.width, r.height]; })()",
+  );
+  const x = left + width * 0.3;
+  const y = top + height * 0.5;
+  await page("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const type of ["mousePressed", "mouseReleased"]) {
+    await page("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+  }
+  const clicked = await waitFor(
+    "the click spawning entities",
+    (s) => s.spawn_clicks === 1 && s.sprites === OPENING + CLICK_SPAWN,
+  );
+  console.log(`after the click: ${JSON.stringify(clicked)}`);
+
+  // Steady frames after the click, then the tally.
+  const settled = await waitFor(
+    "120 more frames",
+    (s) => s.frames >= clicked.frames + 120,
+  );
+  console.log(`settled: ${JSON.stringify(settled)}`);
+  if (settled.steady_frames < 100) fail(`only ${settled.steady_frames} steady frames`);
+  if (settled.steady_frame_allocations !== 0) {
+    fail(`${settled.steady_frame_allocations} heap allocations in ${settled.steady_frames} steady frames`);
+  }
+
+  // The canvas shows the scene, panel and chart: many colours, not a blank.
+  const colours = await evaluate(
+    "(() => { const c = document.querySelector('canvas');"
+      + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+      + " const seen = new Set(); for (let i = 0; i < d.length; i += 4)"
+      + " seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]); return seen.size; })()",
+  );
+  if (colours <= 8) fail(`the canvas is blank (${colours} colours)`);
+
+  const { data } = await page("Page.captureScreenshot", { format: "png" });
+  await writeFile(shot, Buffer.from(data, "base64"));
+  if (pageErrors.length > 0) fail(`the page reported errors: ${pageErrors.join(" | ")}`);
+  console.log(
+    `web-smoke: passed: ${settled.frames} frames drawn, ${settled.sprites} sprites, `
+      + `${settled.steady_frame_allocations} heap allocations in ${settled.steady_frames} steady frames, `
+      + `${colours} colours; screenshot ${shot}`,
+  );
+} catch (error) {
+  if (!process.exitCode) console.error(`web-smoke: ${error.stack ?? error}`);
+  process.exitCode = 1;
+} finally {
+  socket.close();
+  chromium.kill();
+  server.close();
+  await rm(profile, { recursive: true, force: true });
+}
