@@ -2,7 +2,8 @@
 // serves DIR on 127.0.0.1, opens it in headless Chromium and drives it
 // through the DevTools protocol (Node's WebSocket; no npm packages). Fails
 // unless frames advance, the opening entities are drawn, a real mouse click
-// on the canvas reaches the game and spawns entities, the steady frames make
+// on the canvas reaches the game and spawns entities, a key press fires a
+// burst, the steady frames make
 // no heap allocation (the demo's counting allocator, read through
 // `demoStats()`), and the canvas is not blank. Saves a screenshot to SHOT.
 //
@@ -21,6 +22,7 @@ if (!dir || !shot) {
 // The demo's own figures (examples/window/screen.rs).
 const OPENING = 300;
 const CLICK_SPAWN = 24;
+const BURST = 500;
 
 function fail(message) {
   console.error(`web-smoke: ${message}`);
@@ -158,10 +160,22 @@ try {
   );
   console.log(`after the click: ${JSON.stringify(clicked)}`);
 
+  // A key on the focused canvas: space fires a burst from the player.
+  for (const type of ["keyDown", "keyUp"]) {
+    await page("Input.dispatchKeyEvent", {
+      type, key: " ", code: "Space", windowsVirtualKeyCode: 32, text: type === "keyDown" ? " " : undefined,
+    });
+  }
+  const burst = await waitFor(
+    "space firing a burst",
+    (s) => s.bursts === 1 && s.sprites === OPENING + CLICK_SPAWN + BURST,
+  );
+  console.log(`after space: ${JSON.stringify(burst)}`);
+
   // Steady frames after the click, then the tally.
   const settled = await waitFor(
     "120 more frames",
-    (s) => s.frames >= clicked.frames + 120,
+    (s) => s.frames >= burst.frames + 120,
   );
   console.log(`settled: ${JSON.stringify(settled)}`);
   if (settled.steady_frames < 100) fail(`only ${settled.steady_frames} steady frames`);

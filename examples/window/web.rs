@@ -58,7 +58,7 @@ pub fn demo_stats() -> String {
         concat!(
             "{{\"frames\":{},\"sprites\":{},\"steady_frames\":{},",
             "\"steady_frame_allocations\":{},\"spawn_clicks\":{},",
-            "\"despawn_clicks\":{},\"largest_render_list\":{}}}"
+            "\"despawn_clicks\":{},\"bursts\":{},\"largest_render_list\":{}}}"
         ),
         summary.frames_drawn,
         summary.sprites_drawn,
@@ -66,6 +66,7 @@ pub fn demo_stats() -> String {
         summary.steady_tick_allocations,
         input.spawn_clicks,
         input.despawn_clicks,
+        input.bursts,
         summary.largest_render_list,
     )
 }
