@@ -12,7 +12,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -58,6 +58,33 @@ fn count_one() {
 
 /// Held by each test, so the counts of one are not the allocations of another.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Enrolled rayon workers not yet ended. A pool's threads end after the
+/// pool is dropped, on their own time: a test waits for its workers to end
+/// before it lets the next test count (their last allocations, rayon's and
+/// crossbeam's teardown, once landed in the next test's count).
+static RAYON_WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+/// A pool of two rayon workers, enrolled while they run.
+fn enrolled_pool_of_two() -> rayon::ThreadPool {
+    RAYON_WORKERS.fetch_add(2, Ordering::SeqCst);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .start_handler(|_| enroll_this_thread())
+        .exit_handler(|_| {
+            ENROLLED.with(|enrolled| enrolled.set(false));
+            RAYON_WORKERS.fetch_sub(1, Ordering::SeqCst);
+        })
+        .build()
+        .unwrap()
+}
+
+/// Waits until every enrolled rayon worker has ended (its pool dropped).
+fn wait_for_rayon_workers_to_end() {
+    while RAYON_WORKERS.load(Ordering::SeqCst) > 0 {
+        std::thread::yield_now();
+    }
+}
 
 // SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
 // the counter is an atomic and the flag a `const` thread-local, so counting
@@ -277,11 +304,7 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     enroll_this_thread();
     use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .start_handler(|_| enroll_this_thread())
-        .build()
-        .unwrap();
+    let pool = enrolled_pool_of_two();
     // rayon's injector (crossbeam's `Injector`) allocates a block for every
     // 63 jobs sent into the pool from outside: the same 1000 `install`s and
     // parallel loops without arena work are the baseline.
@@ -316,6 +339,8 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
         game.threads().len() >= 2,
         "the work ran on the pool's threads"
     );
+    drop(game);
+    wait_for_rayon_workers_to_end();
 }
 
 #[test]
