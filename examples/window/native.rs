@@ -77,8 +77,8 @@ pub fn main() -> ExitCode {
     // back, to be reused), sealed render lists to this thread.
     let (producer, frames) = in_flight::channel(IN_FLIGHT);
     let simulation = Simulation::new(game, producer);
-    let (simulation, thread) = if options.one_thread {
-        (ToSimulation::Inline(Box::new(simulation)), None)
+    let simulation = if options.one_thread {
+        ToSimulation::Inline(Box::new(simulation))
     } else {
         let (batches, batches_in) = sync_channel(IN_FLIGHT);
         let (empties_out, empties) = sync_channel(IN_FLIGHT + 1);
@@ -86,7 +86,11 @@ pub fn main() -> ExitCode {
             .name("simulation".into())
             .spawn(move || simulation::run(simulation, batches_in, empties_out))
             .expect("a simulation thread");
-        (ToSimulation::Thread { batches, empties }, Some(thread))
+        ToSimulation::Thread {
+            batches,
+            empties,
+            thread,
+        }
     };
     let pipeline = Pipeline { simulation, frames };
 
@@ -106,12 +110,7 @@ pub fn main() -> ExitCode {
     };
     let (presenter, screen) = finished.into_parts();
     let summary = screen.summary();
-    // Hanging up ends the simulation thread, which gives the game back.
-    let game = match (screen.hang_up(), thread) {
-        (Some(game), _) => game,
-        (None, Some(thread)) => thread.join().expect("the simulation thread finished"),
-        (None, None) => unreachable!("an inline simulation gives its game back"),
-    };
+    let game = screen.hang_up();
 
     let ticks = game.history().iter().count().max(1) as f64;
     let mean_tick = game

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use glam::Vec2;
@@ -59,6 +60,8 @@ pub enum ToSimulation {
         batches: SyncSender<Batch>,
         /// Event vectors the simulation emptied, to fill again.
         empties: Receiver<Vec<Event>>,
+        /// The thread, which gives the game back when its batches stop.
+        thread: JoinHandle<FrameLoop<World>>,
     },
     /// In a browser (one thread): stepped here, in `poll`, before the
     /// frame before it is drawn, so it is still one frame ahead.
@@ -70,7 +73,9 @@ impl ToSimulation {
     /// next one in; `None` if the simulation is gone.
     fn send(&mut self, mut batch: Batch) -> Option<Vec<Event>> {
         match self {
-            ToSimulation::Thread { batches, empties } => {
+            ToSimulation::Thread {
+                batches, empties, ..
+            } => {
                 let empty = empties
                     .try_recv()
                     .unwrap_or_else(|_| Vec::with_capacity(256));
@@ -228,12 +233,22 @@ impl Screen {
         screen
     }
 
-    /// Ends the pipeline: the simulation thread ends when its batches stop
-    /// (natively); an inline simulation gives its game back.
-    pub fn hang_up(self) -> Option<FrameLoop<World>> {
-        match self.pipeline.simulation {
-            ToSimulation::Thread { .. } => None,
-            ToSimulation::Inline(simulation) => Some(simulation.into_game()),
+    /// Ends the pipeline and gives the game back: a simulation thread
+    /// ends when its batches stop (and a `produce` waiting for a free arena
+    /// returns once the render lists' consumer is gone).
+    pub fn hang_up(self) -> FrameLoop<World> {
+        let Pipeline { simulation, frames } = self.pipeline;
+        drop(frames);
+        match simulation {
+            ToSimulation::Thread {
+                batches,
+                empties,
+                thread,
+            } => {
+                drop((batches, empties));
+                thread.join().expect("the simulation thread finished")
+            }
+            ToSimulation::Inline(simulation) => simulation.into_game(),
         }
     }
 
