@@ -260,8 +260,9 @@ impl<G: Game, V: View<G>> WindowLoop<G, V> {
     /// calls back into this one for every event and animation frame, until
     /// the page closes or the loop exits. The window is a canvas: give the
     /// view's [`View::window_attributes`] one of the page's canvases, or
-    /// winit's `with_append(true)` to add one to the page. Only this
-    /// function is web-only; everything else works as natively.
+    /// winit's `with_append(true)` to add one to the page. This is the web's
+    /// [`run`](Self::run), which is for native targets; the rest of the
+    /// loop works as it does natively.
     ///
     /// A window that cannot be opened is reported by nothing but an empty
     /// page: the loop never runs and the error has no caller to go to.
