@@ -204,8 +204,16 @@ try {
   if (!process.exitCode) console.error(`web-smoke: ${error.stack ?? error}`);
   process.exitCode = 1;
 } finally {
+  // Chromium's helper processes go on writing into the profile for a moment
+  // after the browser is told to end: wait for its exit, then let `rm` retry
+  // what is still being written (ENOTEMPTY), before giving the directory up.
+  const ended = chromium.exitCode !== null || chromium.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => chromium.once("exit", resolve));
   socket.close();
   chromium.kill();
+  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 10_000))]);
   server.close();
-  await rm(profile, { recursive: true, force: true });
+  await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
+    .catch((error) => console.error(`web-smoke: left the profile ${profile}: ${error.message}`));
 }
