@@ -18,10 +18,6 @@
 //! The same game runs in a browser (`scripts/web-demo`): there, on one
 //! thread, the window's thread steps the simulation itself (`web.rs`).
 
-// In a browser there is no simulation thread to start or join: the
-// native half of the pipeline goes unused there.
-#![cfg_attr(target_family = "wasm", allow(dead_code))]
-
 #[path = "../support/counting_alloc.rs"]
 mod counting_alloc;
 #[path = "../support/demo.rs"]

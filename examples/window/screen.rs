@@ -55,6 +55,10 @@ pub struct Pipeline {
 /// How the window thread reaches the simulation.
 pub enum ToSimulation {
     /// Natively: the simulation's own thread.
+    #[cfg_attr(
+        target_family = "wasm",
+        expect(dead_code, reason = "a browser has no simulation thread")
+    )]
     Thread {
         /// Each frame's input, to the simulation.
         batches: SyncSender<Batch>,
@@ -236,6 +240,10 @@ impl Screen {
     /// Ends the pipeline and gives the game back: a simulation thread
     /// ends when its batches stop (and a `produce` waiting for a free arena
     /// returns once the render lists' consumer is gone).
+    #[cfg_attr(
+        target_family = "wasm",
+        expect(dead_code, reason = "a page never ends its loop to print a summary")
+    )]
     pub fn hang_up(self) -> FrameLoop<World> {
         let Pipeline { simulation, frames } = self.pipeline;
         drop(frames);

@@ -85,6 +85,10 @@ impl Simulation {
         self.game.world().entities.capacity()
     }
 
+    #[cfg_attr(
+        target_family = "wasm",
+        expect(dead_code, reason = "only the native summary takes the game back")
+    )]
     pub fn into_game(self) -> FrameLoop<World> {
         self.game
     }
@@ -93,6 +97,10 @@ impl Simulation {
 /// The simulation thread: steps until the window thread hangs up, then
 /// gives the game back. Emptied event vectors go back on `empties`, to be
 /// filled again.
+#[cfg_attr(
+    target_family = "wasm",
+    expect(dead_code, reason = "a browser has no simulation thread")
+)]
 pub fn run(
     mut simulation: Simulation,
     batches: Receiver<Batch>,
