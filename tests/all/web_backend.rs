@@ -115,11 +115,9 @@ fn steady_frames_never_grow_linear_memory() {
 }
 
 #[test]
-fn a_new_arena_takes_its_block_from_linear_memory_and_gives_it_back_to_the_allocator() {
-    let before = linear_memory();
+fn a_dropped_arenas_block_serves_the_next_arena_without_growing_memory() {
     let arena = FrameArena::builder().reserve(32 * MIB).build().unwrap();
     let grown = linear_memory();
-    assert!(grown >= before, "linear memory never shrinks");
     drop(arena);
     // The freed block serves the next arena: memory does not grow again.
     let again = FrameArena::builder().reserve(32 * MIB).build().unwrap();
