@@ -3,9 +3,9 @@
 // through the DevTools protocol (Node's WebSocket; no npm packages). Fails
 // unless frames advance, the opening entities are drawn, a real mouse click
 // on the canvas reaches the game and spawns entities, a key press fires a
-// burst, the steady frames make
-// no heap allocation (the demo's counting allocator, read through
-// `demoStats()`), and the canvas is not blank. Saves a screenshot to SHOT.
+// burst, the steady frames make no heap allocation (the demo's counting
+// allocator, read through `demoStats()`), and the canvas is not blank.
+// Saves a screenshot to SHOT.
 //
 //   node --experimental-websocket scripts/web-smoke.mjs DIR SHOT
 import { spawn } from "node:child_process";
@@ -36,6 +36,7 @@ const server = createServer(async (request, response) => {
   const path = new URL(request.url, "http://localhost").pathname;
   const file = normalize(path === "/" ? "index.html" : path.slice(1));
   try {
+    if (file.startsWith("..")) throw new Error("outside the page's directory");
     const body = await readFile(join(dir, file));
     response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
     response.end(body);
