@@ -8,8 +8,6 @@
 //! `Vec::push` and string building cheap here.
 
 mod allocator;
-#[cfg(feature = "allocator-api2")]
-mod allocator_api2;
 mod builder;
 mod bump;
 mod error;

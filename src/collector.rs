@@ -13,6 +13,7 @@
 //! machine's cores); a thread beyond that pushes into one part shared under
 //! a lock.
 
+use core::alloc::Layout;
 use core::cell::UnsafeCell;
 use core::fmt;
 use core::mem::MaybeUninit;
@@ -98,7 +99,13 @@ impl<T> Chunks<T> {
     };
 
     /// Appends `value`, with a new chunk from `arena` when the last is full.
-    fn push(&mut self, value: T, arena: &FrameArena) {
+    ///
+    /// # Errors
+    ///
+    /// `value` back, with the layout the arena refused, when it cannot
+    /// serve a new chunk: the caller drops it (and panics) once it no longer
+    /// holds this list, since dropping it may push to the same collector.
+    fn push(&mut self, value: T, arena: &FrameArena) -> Result<(), (T, Layout)> {
         let full = match self.last {
             // SAFETY: chunks of this list are valid while the arena's frame
             // lasts, which outlives the collector, and only the caller
@@ -106,8 +113,8 @@ impl<T> Chunks<T> {
             Some(last) => unsafe { last.as_ref().len == last.as_ref().values.len() },
             None => true,
         };
-        if full {
-            self.grow(arena);
+        if full && let Err(refused) = self.grow(arena) {
+            return Err((value, refused));
         }
         let mut last = self.last.expect("a chunk with room");
         // SAFETY: as above; the chunk has room at `len`.
@@ -116,29 +123,43 @@ impl<T> Chunks<T> {
             chunk.values.cast::<T>().add(chunk.len).write(value);
             chunk.len += 1;
         }
+        Ok(())
     }
 
     /// Links a new, empty chunk twice the size of the last (16 to 4096).
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, arena: &FrameArena) {
+    ///
+    /// # Errors
+    ///
+    /// The layout the arena refused.
+    fn grow(&mut self, arena: &FrameArena) -> Result<(), Layout> {
         let capacity = match self.last {
             // SAFETY: as in `push`.
             Some(last) => (unsafe { last.as_ref().values.len() } * 2).min(LARGEST_CHUNK),
             None => FIRST_CHUNK,
         };
-        let values = NonNull::from(arena.alloc_uninit_slice::<T>(capacity));
-        let chunk = NonNull::from(arena.alloc(Chunk {
+        let refused = |layout: Result<Layout, _>| layout.unwrap_or(Layout::new::<T>());
+        let values = arena
+            .try_alloc_uninit_slice::<T>(capacity)
+            .map_err(|_| refused(Layout::array::<T>(capacity)))?;
+        let chunk = Chunk {
             next: None,
             len: 0,
-            values,
-        }));
+            values: NonNull::from(values),
+        };
+        let chunk = NonNull::from(
+            arena
+                .try_alloc(chunk)
+                .map_err(|_| Layout::new::<Chunk<T>>())?,
+        );
         match self.last {
             // SAFETY: as in `push`.
             Some(mut last) => unsafe { last.as_mut().next = Some(chunk) },
             None => self.first = Some(chunk),
         }
         self.last = Some(chunk);
+        Ok(())
     }
 }
 
@@ -209,7 +230,7 @@ impl<'a, T> Collector<'a, T> {
             Ok(found) => found,
             Err(error) => panic!("tickarena: cannot make this thread's FrameArena: {error}"),
         };
-        match self.parts.get(index) {
+        let pushed = match self.parts.get(index) {
             // Part `index` is only pushed to by the thread holding arena
             // `index` this frame (none other can while the collector borrows
             // the set), and `drain` needs `&mut self`, so no push runs then.
@@ -220,6 +241,12 @@ impl<'a, T> Collector<'a, T> {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(value, arena),
+        };
+        // The part (or the overflow's lock) is released by now: dropping
+        // the value may push to this collector again.
+        if let Err((value, refused)) = pushed {
+            drop(value);
+            arena.out_of_memory(refused);
         }
     }
 

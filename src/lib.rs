@@ -86,7 +86,14 @@
 //!   arena (std's `HashMap` takes no allocator on stable Rust).
 //! * `allocator-api2`: `&FrameArena` also implements
 //!   `allocator_api2::alloc::Allocator` (0.2), the trait hashbrown and other
-//!   stable crates take allocators through.
+//!   stable crates take allocators through. On Rust 1.100 that trait is
+//!   core's: the feature turns on allocator-api2's `nightly` mode, in which
+//!   the crate re-exports core's `Allocator` (and std's `Vec`, `Box`)
+//!   instead of copies, so the arena's one impl serves both. This makes the
+//!   feature additive: a graph where another crate (hashbrown's `nightly`,
+//!   bump-scope's) turns that mode on builds as well. A crate that
+//!   implements both traits for one type itself, assuming they differ,
+//!   conflicts with that mode whoever turns it on.
 //! * `nightly`: see Toolchains below.
 //! * `tracy`: every reset of a [`FrameArena`] or [`ThreadArenas`] plots the
 //!   frame's bytes, high water and committed bytes to Tracy (named after
@@ -160,7 +167,7 @@ pub use frame_types::{FrameBox, FrameString, FrameVec};
 pub use scope::{SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{FrameData, Sealed};
 pub use segmented::SegmentedList;
-pub use string::{FromUtf8Error, String};
+pub use string::{FromUtf8Error, FromUtf16Error, String};
 #[cfg(feature = "std")]
 pub use threads::ThreadArenas;
 #[cfg(feature = "tracy")]
@@ -179,6 +186,23 @@ pub use tracy::tracy_points_sent;
 /// ```
 pub mod segmented_iter {
     pub use crate::segmented::{IntoIter, Iter, IterMut, Segments, SegmentsMut};
+}
+/// Iterators of [`String`]: [`String::drain`]'s and [`String::into_chars`]'.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::string_iter::{Drain, IntoChars};
+///
+/// let mut s = tickarena::String::from("abc");
+/// let drained: Drain<'_> = s.drain(..1);
+/// assert_eq!(drained.as_str(), "a");
+/// drop(drained);
+/// let chars: IntoChars = s.into_chars();
+/// assert_eq!(chars.as_str(), "bc");
+/// ```
+pub mod string_iter {
+    pub use crate::string::{Drain, IntoChars};
 }
 #[doc(hidden)]
 pub use vec_in::{__vec_from_array_in, __vec_from_elem_in, __vec_new_in};

@@ -9,9 +9,14 @@
 //! first time that depth is reached and reused after. A scope takes the
 //! arena of the next depth, runs the closure, and resets that arena. No
 //! lock, no atomic: a thread-local depth counter and a pointer into the
-//! stack, whose arenas never move (a `SegmentedList`). A steady scope makes
-//! no heap allocation and no system call; a burst's pages above the
-//! retained size go back to the OS on the way out, as a frame arena's do.
+//! stack, whose arenas never move (`stack.rs`). A steady scope makes no
+//! heap allocation and no system call; a burst's pages above the retained
+//! size go back to the OS on the way out, as a frame arena's do.
+//!
+//! Scopes end in the reverse order they opened, which closures guarantee
+//! unless a stackful coroutine suspends inside one: a scope that ends while
+//! one opened after it is still open aborts the process with a message
+//! (see [`scoped`]), since the open scope's arena would be reused under it.
 //!
 //! Why a closure over `for<'s> &'s FrameArena`: the lifetime `'s` is the
 //! closure's alone, so nothing allocated in the scope can be returned or
@@ -22,12 +27,13 @@
 //! `&'f FrameArena` does not have, and then nothing of the frame could be
 //! used inside it.
 
-use core::cell::{Cell, UnsafeCell};
+mod stack;
+
 use core::ptr::NonNull;
 
 use crate::arena::{ArenaError, FrameArena};
 use crate::region;
-use crate::segmented::SegmentedList;
+use stack::Stack;
 
 /// Address space reserved for each depth's arena on each thread: 256 MiB
 /// on 64-bit targets (free until used), 16 MiB on 32-bit ones and where a
@@ -49,22 +55,9 @@ pub const SCOPE_RESERVE: usize = {
 /// pages above this go back to the OS then.
 pub const SCOPE_RETAIN: usize = 4 << 20;
 
-/// This thread's scope arenas, one per depth, and the depth now.
-struct Scopes {
-    /// Touched only by `enter` (which pushes and takes pointers) while no
-    /// user code runs; elements never move, so the pointers handed out stay
-    /// valid as deeper scopes push more arenas.
-    arenas: UnsafeCell<SegmentedList<FrameArena>>,
-    depth: Cell<usize>,
-}
-
 thread_local! {
-    static SCOPES: Scopes = const {
-        Scopes {
-            arenas: UnsafeCell::new(SegmentedList::new()),
-            depth: Cell::new(0),
-        }
-    };
+    /// This thread's scope arenas, one per depth, and the depth now.
+    static SCOPES: Stack = const { Stack::new() };
 }
 
 /// Runs `f` with an arena of its own, whose memory is given back when `f`
@@ -79,6 +72,18 @@ thread_local! {
 ///   another thread. Each thread's arenas are made the first time a depth
 ///   is reached (reserving [`SCOPE_RESERVE`] bytes of address space) and
 ///   reused after; the steady cost is a thread-local lookup and a reset.
+///
+/// Scopes on a thread end in the reverse order they opened. Closures see to
+/// that, with one exception: a stackful coroutine (a fiber, `corosensei`)
+/// that suspends inside `scoped` and is resumed inside another scope, or
+/// left suspended while its resumer's scope ends. The first scope that ends
+/// while a later one is still open aborts the process with a message
+/// saying so, rather than hand that scope's memory out again while in use.
+/// A coroutine can use scopes that open and end between two suspensions.
+///
+/// A `#[global_allocator]` may itself open scopes (say, for a tracking
+/// allocator's temporaries): a scope opened while another one's arena is
+/// being made is simply a deeper one.
 ///
 /// # Panics
 ///
@@ -166,22 +171,8 @@ struct Scope {
 
 #[inline]
 fn enter() -> Result<Scope, ArenaError> {
-    let entered = SCOPES.try_with(|scopes| {
-        let depth = scopes.depth.get();
-        // SAFETY: only `enter` makes a reference to the list, on this
-        // thread, and runs no user code while it lives: it is the only one.
-        let arenas = unsafe { &mut *scopes.arenas.get() };
-        if depth == arenas.len() {
-            arenas.push(new_scope_arena()?);
-        }
-        let arena = arenas
-            .get_ptr(depth)
-            .expect("an arena for every depth reached");
-        scopes.depth.set(depth + 1);
-        Ok(Scope { arena, depth })
-    });
-    match entered {
-        Ok(scope) => scope,
+    match SCOPES.try_with(|scopes| scopes.open(new_scope_arena)) {
+        Ok(opened) => opened.map(|(depth, arena)| Scope { arena, depth }),
         Err(_) => {
             panic!("tickarena: scoped() called while this thread's thread-locals are destroyed")
         }
@@ -215,8 +206,29 @@ impl Drop for Scope {
         // SAFETY: so no reference into the arena is left, and the pointer is
         // valid (see `try_scoped`): it may be reset through it.
         unsafe { (*self.arena.as_ptr()).reset() };
-        // Cannot fail: `enter` reached the thread-local, and the thread is
-        // still running this scope.
-        let _ = SCOPES.try_with(|scopes| scopes.depth.set(self.depth));
+        // Cannot fail to reach the thread-local: `enter` reached it, and the
+        // thread is still running this scope.
+        if let Ok(Err(now)) = SCOPES.try_with(|scopes| scopes.close(self.depth)) {
+            closed_out_of_order(self.depth, now);
+        }
     }
+}
+
+/// A scope ends while a scope opened after it is still open: only a
+/// stackful coroutine (or another way of leaving a call without returning
+/// or unwinding) suspended inside one scope and resumed inside another can
+/// do that. The inner scope's arena would be handed to the next scope
+/// opened while its data is still in use, so the process stops here.
+#[cold]
+#[inline(never)]
+fn closed_out_of_order(depth: usize, now: usize) -> ! {
+    std::eprintln!(
+        "tickarena: a scope at depth {depth} ended while {} scope(s) opened after it on \
+         this thread are still open. Scopes must end in the reverse order they opened \
+         (a coroutine suspended inside `scoped` must be resumed and finish its scope \
+         before the code that resumed it leaves its own); aborting, since the open \
+         scopes' memory would be handed out again while in use.",
+        now.saturating_sub(depth + 1)
+    );
+    std::process::abort()
 }

@@ -7,8 +7,13 @@
 //! say) the infallible methods panic with a message that says so instead of
 //! aborting the process, and the `try_*` methods return the error.
 
+mod conversions;
+mod decode;
 mod format;
+mod from_utf16_error;
 mod from_utf8_error;
+mod into_chars;
+mod ranges;
 mod traits;
 
 use alloc::alloc::Global;
@@ -22,14 +27,27 @@ use core::{fmt, str};
 use crate::reserve_error;
 
 pub use from_utf8_error::FromUtf8Error;
+pub use from_utf16_error::FromUtf16Error;
+pub use into_chars::IntoChars;
+pub use ranges::Drain;
 
 /// A growable UTF-8 string in allocator `A`: `alloc::string::String` for any
 /// allocator, the arena first of all.
 ///
 /// Create one with [`format_in!`](crate::format_in),
-/// [`String::from_str_in`] or [`String::new_in`]; it dereferences to `str`,
-/// implements `fmt::Write`, `Display`, `Debug`, `Hash` (like `str`), and
-/// compares with `str`, `&str` and `alloc::string::String`.
+/// [`String::from_str_in`] or [`String::new_in`]. It has std's `String`
+/// API: every method, with std's behaviour and panic messages; each of
+/// std's constructors on the global allocator (`String::from`,
+/// `from_utf16`, ...) with an `_in` form for any allocator; and std's
+/// traits (`Deref<Target = str>`, `Index` by every range, `fmt::Write`,
+/// `Hash` like `str`, comparison with `str`, `&str`, std's `String` and
+/// `Cow<str>`, `From`/`Extend`/`FromIterator` of chars, strings, boxes and
+/// cows). std's own tests for `String` pass over a `FrameArena`
+/// (`tests/all/std_string.rs`).
+///
+/// One thing std's `String` has that no other crate's type can: std's
+/// `Pattern` impl for `&String`, so `"x".contains(&s)` does not compile;
+/// write `"x".contains(s.as_str())` (or `&*s`).
 ///
 /// # Example
 ///
@@ -60,6 +78,65 @@ impl String {
     /// ```
     pub const fn new() -> String {
         String { vec: Vec::new() }
+    }
+
+    /// Creates an empty string on the global allocator with room for
+    /// `capacity` bytes.
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let s = tickarena::String::with_capacity(16);
+    /// assert!(s.is_empty() && s.capacity() >= 16);
+    /// ```
+    #[track_caller]
+    pub fn with_capacity(capacity: usize) -> String {
+        String::with_capacity_in(capacity, Global)
+    }
+
+    /// Takes the string apart: its buffer, length and capacity (std's
+    /// `String::into_raw_parts`); [`from_raw_parts`](String::from_raw_parts)
+    /// puts it back together.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let (ptr, len, capacity) = tickarena::String::from("hi").into_raw_parts();
+    /// // SAFETY: the parts of a string on the global allocator, unchanged.
+    /// let back = unsafe { tickarena::String::from_raw_parts(ptr, len, capacity) };
+    /// assert_eq!(back, "hi");
+    /// ```
+    #[must_use = "losing the pointer leaks memory"]
+    pub fn into_raw_parts(self) -> (*mut u8, usize, usize) {
+        let (ptr, len, capacity, Global) = self.into_raw_parts_with_alloc();
+        (ptr, len, capacity)
+    }
+
+    /// A string from its parts on the global allocator (std's
+    /// `String::from_raw_parts`).
+    ///
+    /// # Safety
+    ///
+    /// As `Vec::from_raw_parts`, and the first `length` bytes must be
+    /// valid UTF-8.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut bytes = std::mem::ManuallyDrop::new(b"ok".to_vec());
+    /// // SAFETY: a Vec's own parts, UTF-8, handed over once.
+    /// let s = unsafe {
+    ///     tickarena::String::from_raw_parts(bytes.as_mut_ptr(), bytes.len(), bytes.capacity())
+    /// };
+    /// assert_eq!(s, "ok");
+    /// ```
+    pub unsafe fn from_raw_parts(buf: *mut u8, length: usize, capacity: usize) -> String {
+        // SAFETY: the caller's guarantees.
+        unsafe { String::from_raw_parts_in(buf, length, capacity, Global) }
     }
 }
 
@@ -142,6 +219,76 @@ impl<A: Allocator> String<A> {
         // `[u8; s.len()]`, and its `s.len()` bytes are initialised UTF-8.
         let vec = unsafe { Vec::from_raw_parts_in(ptr.as_ptr(), s.len(), s.len(), alloc) };
         Ok(String { vec })
+    }
+
+    /// Takes the string apart: its buffer, length, capacity and allocator;
+    /// [`from_raw_parts_in`](String::from_raw_parts_in) puts it back.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let s = tickarena::String::from_str_in("hp", &arena);
+    /// let (ptr, len, capacity, alloc) = s.into_raw_parts_with_alloc();
+    /// // SAFETY: the string's own parts, unchanged.
+    /// let back = unsafe { tickarena::String::from_raw_parts_in(ptr, len, capacity, alloc) };
+    /// assert_eq!(back, "hp");
+    /// ```
+    #[must_use = "losing the pointer leaks memory"]
+    pub fn into_raw_parts_with_alloc(self) -> (*mut u8, usize, usize, A) {
+        let mut bytes = core::mem::ManuallyDrop::new(self.vec);
+        let (ptr, len, capacity) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
+        // SAFETY: the allocator is moved out once; the vector it was in is
+        // never used or dropped again.
+        let alloc = unsafe { core::ptr::read(bytes.allocator()) };
+        (ptr, len, capacity, alloc)
+    }
+
+    /// A string from its parts in `alloc`.
+    ///
+    /// # Safety
+    ///
+    /// As `Vec::from_raw_parts_in`, and the first `length` bytes must be
+    /// valid UTF-8.
+    ///
+    /// # Example
+    ///
+    /// See [`into_raw_parts_with_alloc`](String::into_raw_parts_with_alloc).
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let (ptr, len, cap, alloc) = tickarena::String::from_str_in("x", &arena).into_raw_parts_with_alloc();
+    /// // SAFETY: the string's own parts.
+    /// assert_eq!(unsafe { tickarena::String::from_raw_parts_in(ptr, len, cap, alloc) }, "x");
+    /// ```
+    pub unsafe fn from_raw_parts_in(
+        buf: *mut u8,
+        length: usize,
+        capacity: usize,
+        alloc: A,
+    ) -> String<A> {
+        // SAFETY: the caller's guarantees.
+        let vec = unsafe { Vec::from_raw_parts_in(buf, length, capacity, alloc) };
+        String { vec }
+    }
+
+    /// The bytes of the string as its vector (std's `as_mut_vec`).
+    ///
+    /// # Safety
+    ///
+    /// The bytes must be valid UTF-8 again before the borrow ends (any
+    /// use of the string assumes they are).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::from("AB");
+    /// // SAFETY: an ASCII byte keeps the bytes UTF-8.
+    /// unsafe { s.as_mut_vec().push(b'C') };
+    /// assert_eq!(s, "ABC");
+    /// ```
+    pub unsafe fn as_mut_vec(&mut self) -> &mut Vec<u8, A> {
+        &mut self.vec
     }
 
     /// Turns UTF-8 bytes into a string without copying.
@@ -453,6 +600,61 @@ impl<A: Allocator> String<A> {
     /// ```
     pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
         reserve_error::handled(self.vec.try_reserve(additional))
+    }
+
+    /// Makes room for exactly `additional` more bytes (std's
+    /// `reserve_exact`: no doubling).
+    ///
+    /// # Panics
+    ///
+    /// If the allocator cannot serve the growth or the length overflows.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let mut s = tickarena::String::from_str_in("ab", &arena);
+    /// s.reserve_exact(10);
+    /// assert_eq!(s.capacity(), 12);
+    /// ```
+    #[track_caller]
+    pub fn reserve_exact(&mut self, additional: usize) {
+        if let Err(error) = self.try_reserve_exact(additional) {
+            refused_panic(additional, self.len(), error)
+        }
+    }
+
+    /// Makes room for exactly `additional` more bytes, or returns an error.
+    ///
+    /// # Errors
+    ///
+    /// [`TryReserveError`] when the allocator refuses or the length overflows.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut s = tickarena::String::new();
+    /// assert!(s.try_reserve_exact(8).is_ok());
+    /// assert!(s.try_reserve_exact(usize::MAX).is_err());
+    /// ```
+    pub fn try_reserve_exact(&mut self, additional: usize) -> Result<(), TryReserveError> {
+        reserve_error::handled(self.vec.try_reserve_exact(additional))
+    }
+
+    /// Gives capacity above `min_capacity` (and the length) back to the
+    /// allocator.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let mut s = tickarena::String::with_capacity_in(100, &arena);
+    /// s.push_str("abc");
+    /// s.shrink_to(10);
+    /// assert_eq!(s.capacity(), 10);
+    /// ```
+    pub fn shrink_to(&mut self, min_capacity: usize) {
+        self.vec.shrink_to(min_capacity);
     }
 
     /// Gives unused capacity back to the allocator (in place at the top of a

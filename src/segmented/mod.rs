@@ -8,7 +8,7 @@
 //! and for lists in a `FrameArena`, where a `Vec` that grows leaves its old
 //! blocks behind.
 
-mod index;
+pub(crate) mod index;
 mod iter;
 mod table;
 mod traits;

@@ -63,6 +63,25 @@ impl<A: Allocator> FromUtf8Error<A> {
     }
 }
 
+impl<A: Allocator + Clone> Clone for FromUtf8Error<A> {
+    /// A copy of the bytes in the same allocator.
+    fn clone(&self) -> Self {
+        FromUtf8Error {
+            bytes: self.bytes.clone(),
+            error: self.error,
+        }
+    }
+}
+
+impl<A: Allocator, B: Allocator> PartialEq<FromUtf8Error<B>> for FromUtf8Error<A> {
+    /// The same bytes (and so the same error).
+    fn eq(&self, other: &FromUtf8Error<B>) -> bool {
+        self.bytes[..] == other.bytes[..] && self.error == other.error
+    }
+}
+
+impl<A: Allocator> Eq for FromUtf8Error<A> {}
+
 impl<A: Allocator> fmt::Debug for FromUtf8Error<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FromUtf8Error")

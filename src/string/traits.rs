@@ -1,14 +1,15 @@
 //! The std traits of [`String<A>`]: deref to `str`, formatting, comparison
 //! with every string type, hashing like `str`, extension and conversion.
 
-use alloc::alloc::Global;
-use alloc::borrow::ToOwned;
+use alloc::borrow::Cow;
+use alloc::boxed::Box;
 use core::alloc::Allocator;
 use core::borrow::{Borrow, BorrowMut};
 use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
-use core::ops::{Add, AddAssign, Deref, DerefMut};
+use core::ops::{Add, AddAssign, Deref, DerefMut, Index, IndexMut};
+use core::slice::SliceIndex;
 
 use super::String;
 
@@ -136,7 +137,7 @@ macro_rules! compare_with {
     )*};
 }
 
-compare_with!(str, &str, alloc::string::String);
+compare_with!(str, &str, alloc::string::String, Cow<'_, str>);
 
 impl<A: Allocator> Extend<char> for String<A> {
     fn extend<I: IntoIterator<Item = char>>(&mut self, iter: I) {
@@ -173,40 +174,64 @@ impl<A: Allocator> AddAssign<&str> for String<A> {
     }
 }
 
-impl From<&str> for String {
-    fn from(s: &str) -> String {
-        String::from_str_in(s, Global)
+impl<A: Allocator, I: SliceIndex<str>> Index<I> for String<A> {
+    type Output = I::Output;
+
+    /// `&s[range]`, as `str` indexes (every range type, and `usize`
+    /// ranges' panics).
+    #[inline]
+    fn index(&self, index: I) -> &I::Output {
+        self.as_str().index(index)
     }
 }
 
-impl From<alloc::string::String> for String {
-    /// Takes over the std string's buffer, without copying.
-    fn from(s: alloc::string::String) -> String {
-        String {
-            vec: s.into_bytes(),
-        }
+impl<A: Allocator, I: SliceIndex<str>> IndexMut<I> for String<A> {
+    #[inline]
+    fn index_mut(&mut self, index: I) -> &mut I::Output {
+        self.as_mut_str().index_mut(index)
     }
 }
 
-impl<A: Allocator> From<String<A>> for alloc::string::String {
-    /// Copies the contents into a std string on the global allocator.
-    fn from(s: String<A>) -> alloc::string::String {
-        s.as_str().to_owned()
+impl<A: Allocator> AsMut<str> for String<A> {
+    fn as_mut(&mut self) -> &mut str {
+        self.as_mut_str()
     }
 }
 
-impl FromIterator<char> for String {
-    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> String {
-        let mut string = String::new();
-        string.extend(iter);
-        string
+impl<A: Allocator, B: Allocator> Extend<String<B>> for String<A> {
+    fn extend<I: IntoIterator<Item = String<B>>>(&mut self, iter: I) {
+        iter.into_iter().for_each(|s| self.push_str(&s));
     }
 }
 
-impl<'a> FromIterator<&'a str> for String {
-    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> String {
-        let mut string = String::new();
-        string.extend(iter);
-        string
+impl<A: Allocator> Extend<alloc::string::String> for String<A> {
+    fn extend<I: IntoIterator<Item = alloc::string::String>>(&mut self, iter: I) {
+        iter.into_iter().for_each(|s| self.push_str(&s));
+    }
+}
+
+impl<A: Allocator, B: Allocator> Extend<Box<str, B>> for String<A> {
+    fn extend<I: IntoIterator<Item = Box<str, B>>>(&mut self, iter: I) {
+        iter.into_iter().for_each(|s| self.push_str(&s));
+    }
+}
+
+impl<'a, A: Allocator> Extend<Cow<'a, str>> for String<A> {
+    fn extend<I: IntoIterator<Item = Cow<'a, str>>>(&mut self, iter: I) {
+        iter.into_iter().for_each(|s| self.push_str(&s));
+    }
+}
+
+#[cfg(feature = "std")]
+impl<A: Allocator> AsRef<std::ffi::OsStr> for String<A> {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.as_str().as_ref()
+    }
+}
+
+#[cfg(feature = "std")]
+impl<A: Allocator> AsRef<std::path::Path> for String<A> {
+    fn as_ref(&self) -> &std::path::Path {
+        self.as_str().as_ref()
     }
 }

@@ -128,3 +128,74 @@ fn rayon_jobs_hand_results_back() {
     let sum: u64 = odd.drain().map(u64::from).sum();
     assert_eq!(sum, 2_500_000_000);
 }
+
+/// A value whose drop pushes another to the collector it was pushed to.
+struct PushesOnDrop<'c>(Option<&'c tickarena::Collector<'c, PushesOnDrop<'c>>>);
+
+impl Drop for PushesOnDrop<'_> {
+    fn drop(&mut self) {
+        if let Some(collector) = self.0 {
+            collector.push(PushesOnDrop(None));
+        }
+    }
+}
+
+/// Pushes values whose drop pushes again until one push is refused (the
+/// arena is full): the refused value is dropped, so its drop pushes to the
+/// same collector, and that must happen after the part (or the overflow's
+/// lock) is released; then the push panics with the arena's message.
+/// Before the fix the value was dropped while this thread's part was
+/// borrowed (`&mut`): UB under Stacked Borrows; on the overflow part, a
+/// deadlock on its lock.
+fn refused_push_drops_its_value_outside_the_part<'c>(
+    collector: &'c tickarena::Collector<'c, PushesOnDrop<'c>>,
+) {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let filled = catch_unwind(AssertUnwindSafe(|| {
+        loop {
+            collector.push(PushesOnDrop(Some(collector)));
+        }
+    }));
+    let payload = filled.expect_err("the arena fills up");
+    let refusal = payload
+        .downcast_ref::<String>()
+        .map_or("(not a String)", String::as_str);
+    assert!(refusal.contains("reservation exhausted"), "{refusal}");
+}
+
+/// An arena set whose arenas fill up after a few thousand values.
+fn small_arenas() -> ThreadArenas {
+    ThreadArenas::with_builder(tickarena::FrameArena::builder().reserve(64 << 10))
+}
+
+#[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
+fn a_refused_push_drops_its_value_after_releasing_the_part() {
+    let arenas = small_arenas();
+    // Not dropped: its values borrow it. Its parts are frame memory.
+    let collector = std::mem::ManuallyDrop::new(arenas.collector());
+    refused_push_drops_its_value_outside_the_part(&collector);
+}
+
+#[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
+fn a_refused_push_on_the_overflow_part_drops_its_value_after_unlocking() {
+    let arenas = small_arenas();
+    let collector = std::mem::ManuallyDrop::new(arenas.collector());
+    // As in `threads_beyond_the_table_share_a_part`: every thread alive at
+    // once holds an index of its own, and the last 4 are past the table.
+    let threads = std::thread::available_parallelism().map_or(1, usize::from) + 4;
+    let all_started = std::sync::Barrier::new(threads);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            let (collector, all_started) = (&*collector, &all_started);
+            s.spawn(move || {
+                all_started.wait();
+                refused_push_drops_its_value_outside_the_part(collector);
+            });
+        }
+    });
+}

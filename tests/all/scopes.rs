@@ -174,3 +174,60 @@ fn a_full_scope_says_so() {
         "usable after the panic"
     );
 }
+
+/// A stackful coroutine suspended inside a scope, resumed (and so ending
+/// its scope) inside a scope its resumer opened after it: the process must
+/// stop with a message, not hand the resumer's arena out again while its
+/// data is in use (before the fix: the depth went back below the resumer's
+/// scope, and two scopes later its data read as the poison pattern).
+#[cfg(all(unix, target_arch = "x86_64", not(miri)))]
+#[test]
+fn scopes_closed_out_of_order_abort_with_a_message() {
+    use corosensei::Coroutine;
+
+    const CASE: &str = "TICKARENA_SCOPES_OUT_OF_ORDER";
+    if std::env::var_os(CASE).is_some() {
+        let mut coroutine = Coroutine::new(|yielder, ()| {
+            scoped(|temp| {
+                let value = temp.alloc(7u64);
+                yielder.suspend(());
+                *value
+            })
+        });
+        // Opens the coroutine's scope, which stays open as it suspends.
+        assert!(coroutine.resume(()).as_yield().is_some());
+        scoped(|mine| {
+            let data = mine.alloc_slice_fill_with(64, |i| i as u64);
+            // Ends the coroutine's scope while this one is open.
+            let _ = coroutine.resume(());
+            // Two scopes deep: the second takes this scope's arena if the
+            // depth went back, and resets it when it ends.
+            scoped(|_| scoped(|deeper| *deeper.alloc(1u8)));
+            assert!(
+                data.iter().enumerate().all(|(i, &v)| v == i as u64),
+                "the open scope's data was reused"
+            );
+        });
+        println!("no abort");
+        return;
+    }
+    let child = crate::child_process::rerun_test(
+        "scopes::scopes_closed_out_of_order_abort_with_a_message",
+        CASE,
+        "1",
+    );
+    let stderr = String::from_utf8_lossy(&child.stderr);
+    assert!(
+        !child.status.success(),
+        "the child must not finish: {stderr}"
+    );
+    assert!(
+        stderr.contains("a scope at depth 0 ended while 1 scope(s) opened after it"),
+        "the abort says why: {stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&child.stdout).contains("no abort"));
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(child.status.signal(), Some(6), "SIGABRT: {stderr}");
+    }
+}
