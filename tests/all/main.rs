@@ -1,7 +1,19 @@
 //! All integration tests in one binary (one link instead of one per file),
 //! a module per topic.
 
-#![cfg_attr(feature = "nightly", feature(allocator_ext, btreemap_alloc))]
+#![cfg_attr(
+    feature = "nightly",
+    feature(
+        allocator_ext,
+        btreemap_alloc,
+        drain_keep_rest,
+        iter_advance_by,
+        iter_next_chunk,
+        slice_partition_dedup,
+        try_reserve_kind,
+        vec_peek_mut
+    )
+)]
 
 #[path = "../models/mod.rs"]
 mod models;
@@ -29,6 +41,8 @@ mod segmented_drops;
 mod segmented_misc;
 mod segmented_model;
 mod segmented_pointers;
+mod std_string;
+mod std_vec;
 mod string_format;
 mod string_model;
 mod string_traits;
