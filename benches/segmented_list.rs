@@ -131,6 +131,55 @@ fn sum_iter<L: List<u64>>(c: &mut Criterion, n: usize) {
     });
 }
 
+/// Sums a `Vec` and a `SegmentedList` of `n` elements the ways a game
+/// writes it (`iter().sum()`, slice by slice over `segments()`, a `for`
+/// loop), warm (the data in cache from the last run) and cold (a 64 MiB
+/// sweep of another buffer before each run, untimed, evicts it).
+fn sum_loops(c: &mut Criterion, n: usize) {
+    let vec: Vec<u64> = (0..n as u64).collect();
+    let list: SegmentedList<u64> = (0..n as u64).collect();
+    let mut evictor = vec![0u8; 64 << 20];
+    let mut sweep = move || {
+        evictor.iter_mut().for_each(|byte| *byte = byte.wrapping_add(1));
+        black_box(&evictor);
+    };
+    type Sum<'a> = Box<dyn Fn() -> u64 + 'a>;
+    let loops: [(&str, Sum<'_>); 5] = [
+        ("vec_iter", Box::new(|| black_box(&vec).iter().sum())),
+        ("tickarena_iter", Box::new(|| black_box(&list).iter().sum())),
+        (
+            "tickarena_segments",
+            Box::new(|| black_box(&list).segments().map(|s| s.iter().sum::<u64>()).sum()),
+        ),
+        (
+            "vec_for",
+            Box::new(|| {
+                let mut sum = 0;
+                for x in black_box(&vec) {
+                    sum += x;
+                }
+                sum
+            }),
+        ),
+        (
+            "tickarena_for",
+            Box::new(|| {
+                let mut sum = 0;
+                for x in black_box(&list) {
+                    sum += x;
+                }
+                sum
+            }),
+        ),
+    ];
+    for (name, sum) in &loops {
+        c.bench_function(&format!("sum_1M_warm/{name}"), |b| b.iter(sum));
+        c.bench_function(&format!("sum_1M_cold/{name}"), |b| {
+            b.iter_batched(&mut sweep, |()| sum(), BatchSize::PerIteration)
+        });
+    }
+}
+
 macro_rules! for_each_list {
     ($f:ident ($($arg:expr),*)) => {
         $f::<Vec<_>>($($arg),*);
@@ -150,6 +199,7 @@ fn benches(c: &mut Criterion) {
     for_each_list!(push_boxed_mebibytes(c));
     for_each_list!(sum_random(c, &indices));
     for_each_list!(sum_iter(c, N));
+    sum_loops(c, N);
 }
 
 criterion_group!(segmented, benches);

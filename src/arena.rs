@@ -15,6 +15,7 @@ mod error;
 #[cfg(feature = "std")]
 mod placed;
 mod refusal;
+mod retention;
 mod stats;
 mod typed;
 mod uninit;
@@ -29,6 +30,7 @@ use core::ptr::NonNull;
 use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
+use retention::Retention;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
 
@@ -69,7 +71,9 @@ const POISON: u8 = 0xDB;
 ///
 /// Pages are committed as the frame grows and stay committed between frames,
 /// so a steady frame makes no system call; pages above the
-/// [`retain`](FrameArenaBuilder::retain) size are given back on reclaim.
+/// [`retain`](FrameArenaBuilder::retain) size that no frame has needed for
+/// a while ([`release_after`](FrameArenaBuilder::release_after) frames) are
+/// given back on reclaim.
 ///
 /// # Example
 ///
@@ -103,8 +107,8 @@ pub struct FrameArena {
     /// Kept off the allocation fast path, which only raises `top`.
     lowered_from: Published,
     region: Region,
-    /// Committed bytes kept across a reclaim; more is given back.
-    retain: usize,
+    /// What is kept across a reclaim, and when more is given back.
+    retention: Retention,
     /// Most bytes used by any finished frame.
     high_water: usize,
     /// Reclaims and resets so far.
@@ -200,7 +204,7 @@ impl FrameArena {
     pub fn from_buffer(buffer: &'static mut [MaybeUninit<u8>]) -> FrameArena {
         let len = buffer.len();
         match Region::over_buffer(buffer, ADDRESS_LIMIT) {
-            Some(region) => FrameArena::from_region(region, len, None),
+            Some(region) => FrameArena::from_region(region, Retention::new(len, 0), None),
             None => panic!(
                 "tickarena: FrameArena::from_buffer needs a buffer that ends below address \
                  {ADDRESS_LIMIT:#x}"
@@ -210,7 +214,7 @@ impl FrameArena {
 
     pub(crate) fn from_region(
         region: Region,
-        retain: usize,
+        retention: Retention,
         name: Option<&'static str>,
     ) -> FrameArena {
         let base = region.base().addr().get();
@@ -220,7 +224,7 @@ impl FrameArena {
             lowered_from: Published::new(base),
             end: Cell::new(base + region.committed()),
             region,
-            retain,
+            retention,
             high_water: 0,
             frames: 0,
             name,
@@ -274,7 +278,9 @@ impl FrameArena {
     /// kept in a struct field.
     ///
     /// Committed pages up to the retained size stay committed, so the next
-    /// frame makes no system call; pages above it are given back to the OS.
+    /// frame makes no system call; pages above it go back to the OS once no
+    /// frame has used them for [`release_after`](FrameArenaBuilder::release_after)
+    /// frames.
     /// In debug builds the reclaimed bytes are overwritten with a poison
     /// pattern; built with `-Zsanitizer=address`, they are poisoned for
     /// AddressSanitizer instead, which then reports any read of them.
@@ -295,8 +301,10 @@ impl FrameArena {
     pub fn reset(&mut self) {
         let used = self.peak();
         self.high_water = self.high_water.max(used);
-        if self.region.committed() > self.retain {
-            self.region.decommit(self.retain);
+        if let Some(keep) = self.retention.frame_ended(used)
+            && self.region.committed() > keep
+        {
+            self.region.decommit(keep);
             self.end.set(self.base() + self.region.committed());
         }
         let poisoned = used.min(self.region.committed());
@@ -575,7 +583,8 @@ impl fmt::Debug for FrameArena {
         f.debug_struct("FrameArena")
             .field("name", &self.name)
             .field("stats", &self.stats())
-            .field("retain", &self.retain)
+            .field("retain", &self.retention.retain())
+            .field("release_after", &self.retention.release_after())
             .finish()
     }
 }

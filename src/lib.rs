@@ -11,7 +11,8 @@
 //! The arena sits on reserved virtual memory (16 GiB of address space by
 //! default, which costs nothing until used): pages are committed as a frame
 //! grows and stay committed between frames, so a steady frame makes no
-//! system call, and a burst's pages above a retained size are given back.
+//! system call; a burst's pages above a retained size stay while bursts
+//! recur and are given back once they stop.
 //!
 //! `&FrameArena` implements [`Allocator`](core::alloc::Allocator), stable
 //! since Rust 1.100, so `Vec`, `Box` and every other collection built on
@@ -164,7 +165,7 @@ pub use collector::Collector;
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
 #[cfg(feature = "std")]
-pub use scope::{SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
+pub use scope::{SCOPE_RELEASE_AFTER, SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{FrameData, Sealed};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, FromUtf16Error, String};

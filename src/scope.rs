@@ -11,7 +11,8 @@
 //! lock, no atomic: a thread-local depth counter and a pointer into the
 //! stack, whose arenas never move (`stack.rs`). A steady scope makes no
 //! heap allocation and no system call; a burst's pages above the retained
-//! size go back to the OS on the way out, as a frame arena's do.
+//! size go back to the OS once [`SCOPE_RELEASE_AFTER`] scopes at that
+//! depth have not needed them, as a frame arena's do after its frames.
 //!
 //! Scopes end in the reverse order they opened, which closures guarantee
 //! unless a stackful coroutine suspends inside one: a scope that ends while
@@ -51,9 +52,16 @@ pub const SCOPE_RESERVE: usize = {
     }
 };
 
-/// Committed bytes each depth's arena keeps when its scope ends; a burst's
-/// pages above this go back to the OS then.
+/// Committed bytes each depth's arena always keeps when its scope ends.
 pub const SCOPE_RETAIN: usize = 4 << 20;
+
+/// Scopes (at one depth, on one thread) that a burst's pages above
+/// [`SCOPE_RETAIN`] stay for: counted as a frame arena counts frames (see
+/// [`FrameArenaBuilder::release_after`](crate::FrameArenaBuilder::release_after)),
+/// each scope's end being one. A frame may open thousands of scopes, so
+/// the window is long: a scope that needs a burst's pages every few
+/// thousand scopes keeps them.
+pub const SCOPE_RELEASE_AFTER: u32 = 1 << 16;
 
 thread_local! {
     /// This thread's scope arenas, one per depth, and the depth now.
@@ -186,6 +194,7 @@ fn new_scope_arena() -> Result<FrameArena, ArenaError> {
     let arena = FrameArena::builder()
         .reserve(SCOPE_RESERVE)
         .retain(SCOPE_RETAIN.min(SCOPE_RESERVE))
+        .release_after(SCOPE_RELEASE_AFTER)
         .name("tickarena scope")
         .build()?;
     // Not plotted: a scope ends many times a frame.

@@ -524,3 +524,74 @@ fn steady_scopes_make_no_heap_allocation_and_no_page_fault() {
         "16 bytes kept per scope"
     );
 }
+
+/// A burst every 30 frames (16 MiB above a 1 MiB retained size), in an
+/// arena whose window is 60 frames: after the first bursts the next ones
+/// fault no page in (their pages stayed); once bursts stop, the pages go
+/// back within two windows and the process's resident memory is what it
+/// was before the bursts.
+#[test]
+#[cfg(target_os = "linux")]
+fn periodic_bursts_keep_their_pages_and_give_them_back_when_they_stop() {
+    const BURST: usize = 16 << 20;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut arena = FrameArena::builder()
+        .retain(1 << 20)
+        .release_after(60)
+        .build()
+        .unwrap();
+    let frame = |arena: &mut FrameArena, burst: bool| {
+        let bytes = if burst { BURST } else { 64 << 10 };
+        let touched = arena.alloc_slice_fill_with(bytes / 8, |i| i as u64);
+        std::hint::black_box(&touched[..]);
+        arena.reset();
+    };
+    let resident_before = resident_bytes();
+    let mut faults_per_burst = Vec::new();
+    for period in 0..8 {
+        let faults_before = minor_faults_of_this_thread();
+        frame(&mut arena, true);
+        faults_per_burst.push(minor_faults_of_this_thread() - faults_before);
+        for _ in 1..30 {
+            frame(&mut arena, false);
+        }
+        if period >= 1 {
+            assert!(arena.stats().committed >= BURST, "the burst's pages stayed");
+        }
+    }
+    let pages = (BURST / 4096) as u64;
+    assert!(
+        faults_per_burst[0] >= pages / 2,
+        "the first burst faults its pages in: {faults_per_burst:?}"
+    );
+    // 0 on a quiet machine; the kernel may take back a page or two under
+    // memory pressure from other processes. Given back, a burst would
+    // fault in thousands.
+    assert!(
+        faults_per_burst[2..].iter().all(|&faults| faults <= pages / 100),
+        "bursts after the second fault no page in: {faults_per_burst:?}"
+    );
+    let resident_during = resident_bytes();
+    for _ in 0..120 {
+        frame(&mut arena, false);
+    }
+    assert!(arena.stats().committed <= 1 << 20, "the pages went back");
+    let resident_after = resident_bytes();
+    assert!(
+        resident_during >= resident_after + BURST / 2,
+        "resident memory fell by the burst: {resident_during} -> {resident_after}"
+    );
+    assert!(
+        resident_after <= resident_before + BURST / 4,
+        "resident memory came back: {resident_before} before, {resident_after} after"
+    );
+}
+
+/// The process's resident memory (`VmRSS`), in bytes.
+#[cfg(target_os = "linux")]
+fn resident_bytes() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|line| line.starts_with("VmRSS:")).unwrap();
+    let kib: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib * 1024
+}

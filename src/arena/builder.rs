@@ -3,6 +3,7 @@
 use crate::region::{self, Region, ReserveRequest};
 
 use super::bump::ADDRESS_LIMIT;
+use super::retention::{DEFAULT_RELEASE_AFTER, Retention};
 use super::{ArenaError, FrameArena};
 
 /// Committed bytes kept across a reclaim unless told otherwise.
@@ -16,9 +17,10 @@ const DEFAULT_RETAIN: usize = 64 << 20;
 ///   costs no memory there, only address space. On wasm32, under Miri and
 ///   without the `std` feature the arena is one block of real memory, and
 ///   the default is 16 MiB.
-/// * [`retain`](Self::retain): committed bytes kept across a reclaim.
-///   Default: 64 MiB (or the whole reservation if smaller). A frame that
-///   used more gives the excess pages back to the OS when it ends.
+/// * [`retain`](Self::retain): committed bytes always kept across a
+///   reclaim. Default: 64 MiB (or the whole reservation if smaller).
+/// * [`release_after`](Self::release_after): how many frames a burst's
+///   pages above that stay before they go back to the OS. Default: 300.
 /// * [`huge_pages`](Self::huge_pages): ask for transparent huge pages
 ///   (Linux).
 ///
@@ -38,6 +40,7 @@ const DEFAULT_RETAIN: usize = 64 << 20;
 pub struct FrameArenaBuilder {
     reserve: Option<usize>,
     retain: Option<usize>,
+    release_after: Option<u32>,
     huge_pages: bool,
     name: Option<&'static str>,
 }
@@ -59,18 +62,24 @@ impl FrameArenaBuilder {
         self
     }
 
-    /// Keeps up to `bytes` committed across a reclaim; pages above are given
-    /// back to the OS when a frame ends (`madvise(MADV_DONTNEED)` on Linux,
-    /// a `PROT_NONE` remap on macOS and the BSDs, `VirtualFree(MEM_DECOMMIT)`
-    /// on Windows; nothing on wasm32, whose memory never shrinks).
+    /// Always keeps up to `bytes` committed across a reclaim; pages above
+    /// are given back to the OS as [`release_after`](Self::release_after)
+    /// says (`madvise(MADV_DONTNEED)` on Linux, a `PROT_NONE` remap on macOS
+    /// and the BSDs, `VirtualFree(MEM_DECOMMIT)` on Windows; nothing on
+    /// wasm32, whose memory never shrinks).
     ///
     /// Set it above the usual frame size so a steady frame makes no system
-    /// call, and below the burst size so a burst's memory does not stay.
+    /// call, and below the burst size so a burst's memory does not stay
+    /// once bursts stop.
     ///
     /// # Example
     ///
     /// ```
-    /// let mut arena = tickarena::FrameArena::builder().retain(1 << 20).build().unwrap();
+    /// let mut arena = tickarena::FrameArena::builder()
+    ///     .retain(1 << 20)
+    ///     .release_after(0) // give a burst's pages back at once
+    ///     .build()
+    ///     .unwrap();
     /// drop(Vec::<u8, _>::with_capacity_in(8 << 20, &arena)); // a burst
     /// assert!(arena.stats().committed >= 8 << 20);
     /// arena.reset();
@@ -78,6 +87,44 @@ impl FrameArenaBuilder {
     /// ```
     pub fn retain(mut self, bytes: usize) -> Self {
         self.retain = Some(bytes);
+        self
+    }
+
+    /// How long a burst's pages stay: frames are counted in windows of
+    /// `frames`, and at the end of each window the arena keeps what the
+    /// largest frame of that window used (at least [`retain`](Self::retain));
+    /// the pages above go back to the OS. Default: 300 frames (5 s at
+    /// 60 Hz).
+    ///
+    /// So a burst that recurs at least once a window keeps its pages: after
+    /// the first bursts, the next ones fault no page in and make no system
+    /// call. Once bursts stop, their pages go back within one to two
+    /// windows, and the resident memory is what it was before them. `0`
+    /// gives everything above `retain` back at every reset.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arena = tickarena::FrameArena::builder()
+    ///     .retain(1 << 20)
+    ///     .release_after(60) // a second at 60 Hz
+    ///     .build()
+    ///     .unwrap();
+    /// for frame in 0..240 {
+    ///     if frame < 120 && frame % 30 == 0 {
+    ///         drop(Vec::<u8, _>::with_capacity_in(8 << 20, &arena)); // a burst
+    ///     }
+    ///     arena.reset();
+    ///     if frame == 119 {
+    ///         // Bursts every 30 frames: their pages stayed.
+    ///         assert!(arena.stats().committed >= 8 << 20);
+    ///     }
+    /// }
+    /// // Two quiet windows later, they are back with the OS.
+    /// assert!(arena.stats().committed <= 1 << 20);
+    /// ```
+    pub fn release_after(mut self, frames: u32) -> Self {
+        self.release_after = Some(frames);
         self
     }
 
@@ -168,6 +215,10 @@ impl FrameArenaBuilder {
             smallest_tried: refused.smallest_tried,
         })?;
         let retain = self.retain.unwrap_or(DEFAULT_RETAIN).min(region.reserved());
-        Ok(FrameArena::from_region(region, retain, self.name))
+        let retention = Retention::new(
+            retain,
+            self.release_after.unwrap_or(DEFAULT_RELEASE_AFTER),
+        );
+        Ok(FrameArena::from_region(region, retention, self.name))
     }
 }

@@ -33,6 +33,7 @@ impl<T> RawSegments<T> {
     }
 
     /// First element and filled length of segment `k` (which has elements).
+    #[inline]
     fn segment(&self, k: usize) -> (*mut T, usize) {
         let start = segment_start(k);
         let filled = segment_start(k + 1).min(self.len) - start;
@@ -45,6 +46,7 @@ impl<T> RawSegments<T> {
         (biased.wrapping_add(start), filled)
     }
 
+    #[inline]
     fn next(&mut self) -> Option<(*mut T, usize)> {
         (self.front < self.back).then(|| {
             self.front += 1;
@@ -52,6 +54,7 @@ impl<T> RawSegments<T> {
         })
     }
 
+    #[inline]
     fn next_back(&mut self) -> Option<(*mut T, usize)> {
         (self.front < self.back).then(|| {
             self.back -= 1;
@@ -61,6 +64,15 @@ impl<T> RawSegments<T> {
 
     fn remaining(&self) -> usize {
         self.back - self.front
+    }
+
+    /// Elements in the segments still to be yielded.
+    fn remaining_elements(&self) -> usize {
+        if self.front < self.back {
+            segment_start(self.back).min(self.len) - segment_start(self.front)
+        } else {
+            0
+        }
     }
 }
 
@@ -90,9 +102,24 @@ impl<'a, T> Segments<'a, T> {
     }
 }
 
+impl<T> Segments<'_, T> {
+    /// Elements in the segments not yet yielded.
+    fn remaining_elements(&self) -> usize {
+        self.raw.remaining_elements()
+    }
+}
+
+impl<T> SegmentsMut<'_, T> {
+    /// Elements in the segments not yet yielded.
+    fn remaining_elements(&self) -> usize {
+        self.raw.remaining_elements()
+    }
+}
+
 impl<'a, T> Iterator for Segments<'a, T> {
     type Item = &'a [T];
 
+    #[inline]
     fn next(&mut self) -> Option<&'a [T]> {
         let (first, len) = self.raw.next()?;
         // SAFETY: a filled segment's elements are initialised, and the list
@@ -106,6 +133,7 @@ impl<'a, T> Iterator for Segments<'a, T> {
 }
 
 impl<'a, T> DoubleEndedIterator for Segments<'a, T> {
+    #[inline]
     fn next_back(&mut self) -> Option<&'a [T]> {
         let (first, len) = self.raw.next_back()?;
         // SAFETY: as in `next`.
@@ -143,6 +171,7 @@ impl<'a, T> SegmentsMut<'a, T> {
 impl<'a, T> Iterator for SegmentsMut<'a, T> {
     type Item = &'a mut [T];
 
+    #[inline]
     fn next(&mut self) -> Option<&'a mut [T]> {
         let (first, len) = self.raw.next()?;
         // SAFETY: a filled segment's elements are initialised, the list is
@@ -156,6 +185,7 @@ impl<'a, T> Iterator for SegmentsMut<'a, T> {
 }
 
 impl<'a, T> DoubleEndedIterator for SegmentsMut<'a, T> {
+    #[inline]
     fn next_back(&mut self) -> Option<&'a mut [T]> {
         let (first, len) = self.raw.next_back()?;
         // SAFETY: as in `next`.
@@ -178,6 +208,13 @@ unsafe impl<T: Sync> Sync for SegmentsMut<'_, T> {}
 
 /// Defines an element iterator over a segment iterator: the current front
 /// and back slices plus the segments between them.
+///
+/// `fold` and `rfold` (which `sum`, `for_each`, `count`, `max`... reach)
+/// run one slice loop per segment, which vectorizes as a `Vec`'s does.
+/// `next` (what a `for` loop reaches) counts nothing per element (the
+/// length is derived from the slices and the segments left) and moves to
+/// the next segment inline: no compiler vectorizes a loop across that, so a
+/// `for` loop runs at scalar speed (see `guide` and docs/BENCHMARKS.md).
 macro_rules! element_iter {
     ($(#[$doc:meta])* $name:ident, $segments:ident, $slice_iter:ident, $item:ty) => {
         $(#[$doc])*
@@ -185,16 +222,14 @@ macro_rules! element_iter {
             front: slice::$slice_iter<'a, T>,
             back: slice::$slice_iter<'a, T>,
             segments: $segments<'a, T>,
-            remaining: usize,
         }
 
         impl<'a, T> $name<'a, T> {
-            pub(super) fn new(segments: $segments<'a, T>, len: usize) -> Self {
+            pub(super) fn new(segments: $segments<'a, T>) -> Self {
                 $name {
                     front: Default::default(),
                     back: Default::default(),
                     segments,
-                    remaining: len,
                 }
             }
         }
@@ -206,22 +241,19 @@ macro_rules! element_iter {
             fn next(&mut self) -> Option<$item> {
                 loop {
                     if let Some(element) = self.front.next() {
-                        self.remaining -= 1;
                         return Some(element);
                     }
                     match self.segments.next() {
                         Some(segment) => self.front = segment.into_iter(),
-                        None => {
-                            let element = self.back.next()?;
-                            self.remaining -= 1;
-                            return Some(element);
-                        }
+                        None => return self.back.next(),
                     }
                 }
             }
 
+            #[inline]
             fn size_hint(&self) -> (usize, Option<usize>) {
-                (self.remaining, Some(self.remaining))
+                let len = self.len();
+                (len, Some(len))
             }
 
             #[inline]
@@ -239,22 +271,31 @@ macro_rules! element_iter {
             fn next_back(&mut self) -> Option<$item> {
                 loop {
                     if let Some(element) = self.back.next_back() {
-                        self.remaining -= 1;
                         return Some(element);
                     }
                     match self.segments.next_back() {
                         Some(segment) => self.back = segment.into_iter(),
-                        None => {
-                            let element = self.front.next_back()?;
-                            self.remaining -= 1;
-                            return Some(element);
-                        }
+                        None => return self.front.next_back(),
                     }
                 }
             }
+
+            #[inline]
+            fn rfold<B, F: FnMut(B, $item) -> B>(self, init: B, mut f: F) -> B {
+                let mut acc = self.back.rfold(init, &mut f);
+                for segment in self.segments.rev() {
+                    acc = segment.into_iter().rfold(acc, &mut f);
+                }
+                self.front.rfold(acc, f)
+            }
         }
 
-        impl<T> ExactSizeIterator for $name<'_, T> {}
+        impl<T> ExactSizeIterator for $name<'_, T> {
+            #[inline]
+            fn len(&self) -> usize {
+                self.front.len() + self.segments.remaining_elements() + self.back.len()
+            }
+        }
         impl<T> FusedIterator for $name<'_, T> {}
     };
 }
@@ -296,7 +337,7 @@ element_iter!(
 impl<T: fmt::Debug> fmt::Debug for Iter<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Iter")
-            .field("remaining", &self.remaining)
+            .field("remaining", &self.len())
             .finish_non_exhaustive()
     }
 }

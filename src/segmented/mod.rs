@@ -770,7 +770,7 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// assert_eq!(list.iter().rev().copied().collect::<Vec<_>>(), [4, 3, 2, 1]);
     /// ```
     pub fn iter(&self) -> Iter<'_, T> {
-        Iter::new(self.segments(), self.len)
+        Iter::new(self.segments())
     }
 
     /// Iterates over mutable references, segment by segment.
@@ -783,8 +783,7 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// assert_eq!(list, [2, 4, 6, 8]);
     /// ```
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        let len = self.len;
-        IterMut::new(self.segments_mut(), len)
+        IterMut::new(self.segments_mut())
     }
 
     /// Copies the elements into a `Vec` on the global allocator.

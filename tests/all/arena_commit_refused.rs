@@ -66,6 +66,7 @@ fn in_limited_child() {
     let mut arena = FrameArena::builder()
         .reserve(1 << 30)
         .retain(MIB)
+        .release_after(0)
         .build()
         .unwrap();
     // ...but committing it is: allocation stops well before the reservation ends.

@@ -14,10 +14,13 @@ const BURST: usize = if cfg!(miri) { 256 << 10 } else { 32 * MIB };
 /// Committed bytes the test arenas keep across a reset.
 const RETAIN: usize = if cfg!(miri) { 64 << 10 } else { MIB };
 
+/// Gives pages above `RETAIN` back at every reset (`release_after(0)`),
+/// so each test sees one frame's effect.
 fn small_arena() -> FrameArena {
     FrameArena::builder()
         .reserve(64 * MIB)
         .retain(RETAIN)
+        .release_after(0)
         .build()
         .unwrap()
 }

@@ -71,6 +71,7 @@ fn a_burst_of_events_is_served_and_its_pages_given_back() {
     let arena = FrameArena::builder()
         .reserve(256 << 20)
         .retain(RETAIN)
+        .release_after(0)
         .build()
         .unwrap();
     let mut game = FrameLoop::with_parts(Burst, arena, FixedTimestep::default(), 64);
