@@ -161,5 +161,59 @@ fn scopes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scopes);
+/// One scope alone, open and close: keeping a `u64` allocated in it; and a
+/// scope whose vector is pushed to 64 `u64`s from empty, against a `Vec`
+/// reused across calls (`clear`, then 64 pushes: what a careful programmer
+/// writes without an arena) and bump-scope's `BumpVec` in its scope.
+fn one_scope(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scope_open_close");
+    group.bench_function("tickarena", |b| {
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            scoped(|temp| *temp.alloc(black_box(i)))
+        })
+    });
+    group.bench_function("bump_scope", |b| {
+        let mut bump = bump_scope::Bump::<bump_scope::alloc::Global>::new();
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            bump.scoped(|temp| *temp.alloc(black_box(i)).into_ref())
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("scope_vec_64_pushes");
+    group.bench_function("tickarena_scoped", |b| {
+        b.iter(|| {
+            scoped(|temp| {
+                let mut values = Vec::new_in(temp);
+                (0..64u64).for_each(|k| values.push(black_box(k)));
+                values[63]
+            })
+        })
+    });
+    group.bench_function("reused_vec", |b| {
+        let mut values = Vec::new();
+        b.iter(|| {
+            values.clear();
+            (0..64u64).for_each(|k| values.push(black_box(k)));
+            values[63]
+        })
+    });
+    group.bench_function("bump_scope_scoped", |b| {
+        let mut bump = bump_scope::Bump::<bump_scope::alloc::Global>::new();
+        b.iter(|| {
+            bump.scoped(|temp| {
+                let mut values = bump_scope::BumpVec::new_in(&*temp);
+                (0..64u64).for_each(|k| values.push(black_box(k)));
+                values[63]
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, scopes, one_scope);
 criterion_main!(benches);

@@ -140,7 +140,9 @@ fn sum_loops(c: &mut Criterion, n: usize) {
     let list: SegmentedList<u64> = (0..n as u64).collect();
     let mut evictor = vec![0u8; 64 << 20];
     let mut sweep = move || {
-        evictor.iter_mut().for_each(|byte| *byte = byte.wrapping_add(1));
+        evictor
+            .iter_mut()
+            .for_each(|byte| *byte = byte.wrapping_add(1));
         black_box(&evictor);
     };
     type Sum<'a> = Box<dyn Fn() -> u64 + 'a>;
@@ -149,7 +151,12 @@ fn sum_loops(c: &mut Criterion, n: usize) {
         ("tickarena_iter", Box::new(|| black_box(&list).iter().sum())),
         (
             "tickarena_segments",
-            Box::new(|| black_box(&list).segments().map(|s| s.iter().sum::<u64>()).sum()),
+            Box::new(|| {
+                black_box(&list)
+                    .segments()
+                    .map(|s| s.iter().sum::<u64>())
+                    .sum()
+            }),
         ),
         (
             "vec_for",

@@ -30,9 +30,9 @@ use core::ptr::NonNull;
 use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
-use retention::Retention;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
+use retention::Retention;
 
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
@@ -298,14 +298,12 @@ impl FrameArena {
     /// assert_eq!(game.arena.used(), 0);
     /// assert!(game.arena.stats().high_water >= 100);
     /// ```
+    #[inline]
     pub fn reset(&mut self) {
         let used = self.peak();
         self.high_water = self.high_water.max(used);
-        if let Some(keep) = self.retention.frame_ended(used)
-            && self.region.committed() > keep
-        {
-            self.region.decommit(keep);
-            self.end.set(self.base() + self.region.committed());
+        if let Some(keep) = self.retention.frame_ended(used) {
+            self.trim(keep);
         }
         let poisoned = used.min(self.region.committed());
         // Under AddressSanitizer the frame's bytes are poisoned instead
@@ -324,6 +322,17 @@ impl FrameArena {
         #[cfg(feature = "tracy")]
         if let Some(plots) = &mut self.plots {
             plots.plot(used, self.high_water, self.region.committed());
+        }
+    }
+
+    /// Gives committed pages above `keep` bytes back to the OS. Out of line:
+    /// at most once a retention window (`release_after` frames).
+    #[cold]
+    #[inline(never)]
+    fn trim(&mut self, keep: usize) {
+        if self.region.committed() > keep {
+            self.region.decommit(keep);
+            self.end.set(self.base() + self.region.committed());
         }
     }
 

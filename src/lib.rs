@@ -166,7 +166,7 @@ pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
 #[cfg(feature = "std")]
 pub use scope::{SCOPE_RELEASE_AFTER, SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
-pub use sealed::{FrameData, Sealed};
+pub use sealed::{CovariantFrameData, FrameData, Sealed};
 pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, FromUtf16Error, String};
 #[cfg(feature = "std")]

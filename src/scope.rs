@@ -174,13 +174,24 @@ pub fn try_scoped<R>(f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> Result<R, A
 /// goes back to the depth before.
 struct Scope {
     arena: NonNull<FrameArena>,
+    /// This thread's stack of scopes, found once when the scope opens.
+    stack: NonNull<Stack>,
     depth: usize,
 }
 
-#[inline]
+#[inline(always)]
 fn enter() -> Result<Scope, ArenaError> {
-    match SCOPES.try_with(|scopes| scopes.open(new_scope_arena)) {
-        Ok(opened) => opened.map(|(depth, arena)| Scope { arena, depth }),
+    let opened = SCOPES.try_with(|stack| {
+        let (depth, arena) = stack.open(new_scope_arena)?;
+        let stack = NonNull::from(stack);
+        Ok(Scope {
+            arena,
+            stack,
+            depth,
+        })
+    });
+    match opened {
+        Ok(opened) => opened,
         Err(_) => {
             panic!("tickarena: scoped() called while this thread's thread-locals are destroyed")
         }
@@ -215,9 +226,13 @@ impl Drop for Scope {
         // SAFETY: so no reference into the arena is left, and the pointer is
         // valid (see `try_scoped`): it may be reset through it.
         unsafe { (*self.arena.as_ptr()).reset() };
-        // Cannot fail to reach the thread-local: `enter` reached it, and the
-        // thread is still running this scope.
-        if let Ok(Err(now)) = SCOPES.try_with(|scopes| scopes.close(self.depth)) {
+        // The thread-local lives as long as the thread, which is still
+        // running this scope (it cannot be destroyed under a caller that
+        // is using it).
+        // SAFETY: so the pointer `enter` took is valid, and only shared
+        // references to the stack exist (its state is in cells).
+        let stack = unsafe { self.stack.as_ref() };
+        if let Err(now) = stack.close(self.depth) {
             closed_out_of_order(self.depth, now);
         }
     }

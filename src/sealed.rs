@@ -86,6 +86,60 @@ pub trait FrameData {
     type Of<'f>;
 }
 
+/// [`FrameData`] whose type is covariant in its lifetime (references,
+/// slices, `str`s, and tuples, arrays and structs of those: what frozen
+/// frame data usually is), so that it can be lent for as long as a borrow
+/// of the [`Sealed`] lasts, without a closure: [`Sealed::get`].
+///
+/// Implement [`shorten`](Self::shorten) as `{ data }`: the compiler accepts
+/// that body only when `Of<'f>` is covariant in `'f` (data with a
+/// `Cell<&'f T>` in it is not, and keeps [`Sealed::with`]).
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{CovariantFrameData, FrameArena, FrameData};
+///
+/// struct Labels;
+/// impl FrameData for Labels {
+///     type Of<'f> = &'f [&'f str];
+/// }
+/// impl CovariantFrameData for Labels {
+///     fn shorten<'short, 'long: 'short>(data: &'short &'long [&'long str]) -> &'short &'short [&'short str] {
+///         data
+///     }
+/// }
+///
+/// let sealed = FrameArena::new().seal::<Labels>(|arena| {
+///     let labels = [&*arena.alloc_str("a"), &*arena.alloc_str("b")];
+///     &*arena.alloc_slice_copy(&labels)
+/// });
+/// let labels: &[&str] = sealed.get(); // no closure
+/// assert_eq!(labels.join("+"), "a+b");
+/// ```
+///
+/// Data that is not covariant does not compile:
+///
+/// ```compile_fail
+/// use std::cell::Cell;
+/// use tickarena::{CovariantFrameData, FrameData};
+/// struct Slot;
+/// impl FrameData for Slot {
+///     type Of<'f> = &'f Cell<&'f str>;
+/// }
+/// impl CovariantFrameData for Slot {
+///     fn shorten<'short, 'long: 'short>(
+///         data: &'short &'long Cell<&'long str>,
+///     ) -> &'short &'short Cell<&'short str> {
+///         data
+///     }
+/// }
+/// ```
+pub trait CovariantFrameData: FrameData {
+    /// `data` itself, for a shorter lifetime: write `{ data }`.
+    fn shorten<'short, 'long: 'short>(data: &'short Self::Of<'long>) -> &'short Self::Of<'short>;
+}
+
 /// A frame's arena and a value built in it, as one piece: it may outlive
 /// the code that built it and move to another thread (with the data), and
 /// gives the arena back when the data is done with. Made by
@@ -228,6 +282,37 @@ impl<D: FrameData> Sealed<D> {
         // `'f = 'static` here; `read` is generic over `'f`, so it cannot
         // tell (see the module docs, point 3).
         read(&self.data)
+    }
+
+    /// The data, for as long as this borrow of the `Sealed` lasts: no
+    /// closure needed, for data whose type is covariant in its lifetime
+    /// (see [`CovariantFrameData`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{CovariantFrameData, FrameArena, FrameData};
+    /// struct Path;
+    /// impl FrameData for Path {
+    ///     type Of<'f> = &'f [(i32, i32)];
+    /// }
+    /// impl CovariantFrameData for Path {
+    ///     fn shorten<'s, 'l: 's>(data: &'s &'l [(i32, i32)]) -> &'s &'s [(i32, i32)] {
+    ///         data
+    ///     }
+    /// }
+    /// let sealed = FrameArena::new().seal::<Path>(|a| &*a.alloc_slice_copy(&[(0, 0), (1, 2)]));
+    /// let path = sealed.get();
+    /// assert_eq!(path.last(), Some(&(1, 2)));
+    /// ```
+    pub fn get(&self) -> &D::Of<'_>
+    where
+        D: CovariantFrameData,
+    {
+        // The stored `Of<'static>` is valid while `self` is borrowed (the
+        // module docs); `shorten`, safe code the compiler accepted for this
+        // type, makes it an `Of` of that borrow.
+        D::shorten(&self.data)
     }
 
     /// Drops the data and gives the arena back, its bytes still allocated

@@ -568,7 +568,9 @@ fn periodic_bursts_keep_their_pages_and_give_them_back_when_they_stop() {
     // memory pressure from other processes. Given back, a burst would
     // fault in thousands.
     assert!(
-        faults_per_burst[2..].iter().all(|&faults| faults <= pages / 100),
+        faults_per_burst[2..]
+            .iter()
+            .all(|&faults| faults <= pages / 100),
         "bursts after the second fault no page in: {faults_per_burst:?}"
     );
     let resident_during = resident_bytes();
@@ -591,7 +593,10 @@ fn periodic_bursts_keep_their_pages_and_give_them_back_when_they_stop() {
 #[cfg(target_os = "linux")]
 fn resident_bytes() -> usize {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status.lines().find(|line| line.starts_with("VmRSS:")).unwrap();
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmRSS:"))
+        .unwrap();
     let kib: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
     kib * 1024
 }

@@ -215,10 +215,7 @@ impl FrameArenaBuilder {
             smallest_tried: refused.smallest_tried,
         })?;
         let retain = self.retain.unwrap_or(DEFAULT_RETAIN).min(region.reserved());
-        let retention = Retention::new(
-            retain,
-            self.release_after.unwrap_or(DEFAULT_RELEASE_AFTER),
-        );
+        let retention = Retention::new(retain, self.release_after.unwrap_or(DEFAULT_RELEASE_AFTER));
         Ok(FrameArena::from_region(region, retention, self.name))
     }
 }

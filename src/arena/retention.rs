@@ -81,7 +81,10 @@ mod tests {
     /// What each of `frames` (bytes used) leaves kept: `None` where
     /// nothing is given back.
     fn run(mut retention: Retention, frames: &[usize]) -> Vec<Option<usize>> {
-        frames.iter().map(|&used| retention.frame_ended(used)).collect()
+        frames
+            .iter()
+            .map(|&used| retention.frame_ended(used))
+            .collect()
     }
 
     #[test]

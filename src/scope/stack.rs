@@ -16,16 +16,21 @@ use core::cell::{Cell, UnsafeCell};
 use core::ptr::{self, NonNull};
 
 use crate::arena::{ArenaError, FrameArena};
-use crate::segmented::index::{MAX_SEGMENTS, segment_len, segment_of, segment_start};
+use crate::segmented::index::{
+    MAX_SEGMENTS, SLOTS, segment_len, segment_of, segment_start, slot_of_index, slot_of_segment,
+};
 
 /// One depth's arena, made when the depth is first reached.
 type Slot = UnsafeCell<Option<FrameArena>>;
 
 /// A thread's scope arenas and its depth.
 pub(super) struct Stack {
-    /// Segment `k`'s first slot, or null before a scope reaches it. Slots
-    /// never move, so a pointer to an arena stays valid for the thread.
-    segments: [Cell<*mut Slot>; MAX_SEGMENTS],
+    /// Segment `k`'s first slot minus `segment_start(k)` (so that depth
+    /// `d`'s slot is this plus `d`), at `slot_of_segment(k)`; null before a
+    /// scope reaches it. Indexed by `slot_of_index(depth)`, below `SLOTS`:
+    /// no bounds check. Slots never move, so a pointer to an arena stays
+    /// valid for the thread.
+    biased: [Cell<*mut Slot>; SLOTS],
     /// Scopes open on this thread.
     depth: Cell<usize>,
 }
@@ -33,7 +38,7 @@ pub(super) struct Stack {
 impl Stack {
     pub(super) const fn new() -> Stack {
         Stack {
-            segments: [const { Cell::new(ptr::null_mut()) }; MAX_SEGMENTS],
+            biased: [const { Cell::new(ptr::null_mut()) }; SLOTS],
             depth: Cell::new(0),
         }
     }
@@ -41,7 +46,7 @@ impl Stack {
     /// Opens a scope: claims the next depth and returns it with its arena,
     /// made (by `make`) if this depth was never reached. On an error the
     /// depth is given back.
-    #[inline]
+    #[inline(always)]
     pub(super) fn open(
         &self,
         make: fn() -> Result<FrameArena, ArenaError>,
@@ -68,7 +73,7 @@ impl Stack {
     ///
     /// The depth now, when another scope opened after this one is still
     /// open (scopes closed out of order).
-    #[inline]
+    #[inline(always)]
     pub(super) fn close(&self, depth: usize) -> Result<(), usize> {
         let now = self.depth.get();
         if now != depth + 1 {
@@ -81,11 +86,16 @@ impl Stack {
     /// The slot of `depth`, if its segment was made.
     #[inline(always)]
     fn slot(&self, depth: usize) -> Option<NonNull<Slot>> {
-        let k = segment_of(depth);
-        let first = NonNull::new(self.segments[k].get())?;
-        // SAFETY: segment `k` holds `segment_len(k)` slots and `depth` is
-        // one of them (`segment_of`).
-        Some(unsafe { first.add(depth - segment_start(k)) })
+        let biased = self.biased[slot_of_index(depth)].get();
+        // In bounds when not null: depth's segment holds it (the segment of
+        // `depth` is the one at its slot).
+        NonNull::new(biased).map(|biased| NonNull::new(biased.as_ptr().wrapping_add(depth)))?
+    }
+
+    /// The first slot of segment `k`, if it was made.
+    fn first_slot(&self, k: usize) -> Option<*mut Slot> {
+        let biased = self.biased[slot_of_segment(k)].get();
+        (!biased.is_null()).then(|| biased.wrapping_add(segment_start(k)))
     }
 
     /// The arena of `depth`, if it was made.
@@ -128,8 +138,8 @@ impl Stack {
         let made = Box::into_raw(slots).cast::<Slot>();
         // The allocation above may have opened deeper scopes that made this
         // segment already: theirs stays (their arenas are in it), ours goes.
-        if self.segments[k].get().is_null() {
-            self.segments[k].set(made);
+        if self.first_slot(k).is_none() {
+            self.biased[slot_of_segment(k)].set(made.wrapping_sub(segment_start(k)));
         } else {
             // SAFETY: `made` is the box made above, published nowhere.
             drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(made, segment_len(k))) });
@@ -140,9 +150,8 @@ impl Stack {
 
 impl Drop for Stack {
     fn drop(&mut self) {
-        for (k, first) in self.segments.iter().enumerate() {
-            let first = first.get();
-            if !first.is_null() {
+        for k in 0..MAX_SEGMENTS {
+            if let Some(first) = self.first_slot(k) {
                 // SAFETY: made by `make_segment` as a box of
                 // `segment_len(k)` slots; the thread is ending, so no scope
                 // is open and no pointer into it is used again.
