@@ -126,6 +126,20 @@ impl<T> Chunks<T> {
         Ok(())
     }
 
+    /// Values in the list: a walk over its chunks (a few per thread).
+    fn len(&self) -> usize {
+        let mut len = 0;
+        let mut chunk = self.first;
+        while let Some(at) = chunk {
+            // SAFETY: as in `push`; the caller holds the list (`&self` of
+            // a list no push is writing: see `Collector::len`).
+            let at = unsafe { at.as_ref() };
+            len += at.len;
+            chunk = at.next;
+        }
+        len
+    }
+
     /// Links a new, empty chunk twice the size of the last (16 to 4096).
     #[cold]
     #[inline(never)]
@@ -250,6 +264,52 @@ impl<'a, T> Collector<'a, T> {
         }
     }
 
+    /// How many values were pushed (and not drained): with the collector
+    /// by `&mut`, so once every job is done.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let mut hits = arenas.collector();
+    /// std::thread::scope(|s| {
+    ///     for t in 0..3u32 {
+    ///         let hits = &hits;
+    ///         s.spawn(move || (0..10).for_each(|i| hits.push(t * 10 + i)));
+    ///     }
+    /// });
+    /// assert_eq!(hits.len(), 30);
+    /// let mut sorted = Vec::with_capacity(hits.len()); // sized once
+    /// sorted.extend(hits.drain());
+    /// assert_eq!(sorted.capacity(), 30);
+    /// ```
+    pub fn len(&mut self) -> usize {
+        let overflow = self
+            .overflow
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        let part_len = |part: &Part<T>| {
+            // SAFETY: `&mut self`: no push runs now, and pushes on other
+            // threads are done (the jobs that borrowed it have returned).
+            unsafe { (*part.0.get()).len() }
+        };
+        overflow + self.parts.iter().map(part_len).sum::<usize>()
+    }
+
+    /// Whether no value was pushed (or all were drained).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let mut none = arenas.collector::<u8>();
+    /// assert!(none.is_empty());
+    /// ```
+    pub fn is_empty(&mut self) -> bool {
+        self.len() == 0
+    }
+
     /// Every value pushed so far, moved out: each thread's part in turn,
     /// in the order its values were pushed. Values the iterator is dropped
     /// before reaching are dropped with it.
@@ -267,6 +327,7 @@ impl<'a, T> Collector<'a, T> {
     /// assert_eq!(words.drain().count(), 0);
     /// ```
     pub fn drain(&mut self) -> Drain<'_, T> {
+        let remaining = self.len();
         // Take every list out now: whatever happens to the iterator, each
         // value is moved out or dropped once.
         let overflow = core::mem::replace(
@@ -281,6 +342,7 @@ impl<'a, T> Collector<'a, T> {
             overflow: Some(overflow),
             chunk: None,
             at: 0,
+            remaining,
         }
     }
 }
@@ -311,10 +373,16 @@ pub struct Drain<'c, T> {
     /// The chunk being read, and the index of its next value.
     chunk: Option<NonNull<Chunk<T>>>,
     at: usize,
+    /// Values not yet moved out.
+    remaining: usize,
 }
 
 impl<T> Iterator for Drain<'_, T> {
     type Item = T;
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
 
     fn next(&mut self) -> Option<T> {
         loop {
@@ -326,6 +394,7 @@ impl<T> Iterator for Drain<'_, T> {
                 let chunk = unsafe { chunk.as_ref() };
                 if self.at < chunk.len {
                     self.at += 1;
+                    self.remaining -= 1;
                     // SAFETY: as above; `at` moves past the value, so it is
                     // read once.
                     return Some(unsafe { chunk.values.cast::<T>().add(self.at - 1).read() });
@@ -347,6 +416,9 @@ impl<T> Iterator for Drain<'_, T> {
         }
     }
 }
+
+impl<T> ExactSizeIterator for Drain<'_, T> {}
+impl<T> core::iter::FusedIterator for Drain<'_, T> {}
 
 impl<T> Drop for Drain<'_, T> {
     fn drop(&mut self) {

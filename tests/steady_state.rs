@@ -320,6 +320,16 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
         allocations() - before
     };
     let mut game = FrameLoop::new(Field::new(Some(pool)));
+    // Work stealing gives a busy machine's idle worker nothing now and
+    // then: tick until both workers have taken part (each has its arena),
+    // so that the count below is of two workers' arenas.
+    let step = game.step();
+    for _ in 0..10_000 {
+        if game.threads().len() >= 2 {
+            break;
+        }
+        game.tick([], step);
+    }
     let during = steady_allocations(&mut game, 1000);
     // At most rayon's own, give or take its noise: where the injector's
     // blocks start, and crossbeam-epoch's deferred frees of old blocks,
@@ -337,7 +347,7 @@ fn steady_ticks_on_two_rayon_workers_make_no_heap_allocation() {
     );
     assert!(
         game.threads().len() >= 2,
-        "the work ran on the pool's threads"
+        "the work ran on both of the pool's threads"
     );
     drop(game);
     wait_for_rayon_workers_to_end();
