@@ -94,3 +94,63 @@ fn retain_keeps_valid_utf8_when_the_predicate_panics() {
     assert!(std::str::from_utf8(s.as_bytes()).is_ok());
     assert_eq!(s, "a→");
 }
+
+/// std's conversions and iterators that the ported std tests do not reach,
+/// over the arena.
+#[test]
+fn std_conversions_and_iterators_in_the_arena() {
+    use std::borrow::Cow;
+    use tickarena::{FrameArena, String};
+
+    let arena = FrameArena::new();
+    // Box<str, A> <-> String<A>, without copying.
+    let boxed = String::from_str_in("boxed", &arena).into_boxed_str();
+    let at = boxed.as_ptr();
+    let back = String::from(boxed);
+    assert_eq!((back.as_str(), back.as_ptr()), ("boxed", at));
+    // Vec<u8, A> <-> String<A>.
+    let bytes: Vec<u8, _> = back.into();
+    let text = String::try_from(bytes).unwrap();
+    assert_eq!(text, "boxed");
+    let bad = tickarena::vec_in![&arena; 0xFF, b'a'];
+    assert_eq!(String::try_from(bad).unwrap_err().as_bytes(), [0xFF, b'a']);
+    // Index by every range type, through a generic bound.
+    fn third<I: std::ops::Index<std::ops::RangeInclusive<usize>, Output = str>>(s: &I) -> &str {
+        &s[2..=2]
+    }
+    assert_eq!(third(&text), "x");
+    assert_eq!(&text[..=1], "bo");
+    assert_eq!(
+        &text[(std::ops::Bound::Excluded(0), std::ops::Bound::Unbounded)],
+        "oxed"
+    );
+    // Cow comparisons, both ways.
+    assert_eq!(Cow::Borrowed("boxed"), text);
+    assert_eq!(text, Cow::<str>::Owned("boxed".to_owned()));
+    // Extend with strings of any allocator, boxes and cows.
+    let mut all = String::new_in(&arena);
+    all.extend([String::from_str_in("a", &arena)]);
+    all.extend([Box::<str>::from("b")]);
+    all.extend([Cow::Borrowed("c")]);
+    all.extend(["d".to_owned()]);
+    assert_eq!(all, "abcd");
+    // Drain and IntoChars, from both ends.
+    let mut drain = all.drain(1..3);
+    assert_eq!((drain.next_back(), drain.as_str()), (Some('c'), "b"));
+    drop(drain);
+    assert_eq!(all, "ad");
+    let mut chars = all.into_chars();
+    assert_eq!((chars.next(), chars.as_str()), (Some('a'), "d"));
+    assert_eq!(chars.into_string(), "d");
+    // FromIterator of std strings' kinds, on the global allocator.
+    let joined: tickarena::String = ["x", "y"]
+        .map(tickarena::String::from)
+        .into_iter()
+        .collect();
+    assert_eq!(joined, "xy");
+    let cows: tickarena::String = [Cow::Borrowed("p"), Cow::Owned("q".to_owned())]
+        .into_iter()
+        .collect();
+    assert_eq!(cows, "pq");
+    assert!(arena.used() > 0);
+}

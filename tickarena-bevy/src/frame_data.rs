@@ -26,7 +26,7 @@ use bevy_ecs::system::{
 use bevy_ecs::world::World;
 use bevy_ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy_platform::cell::SyncCell;
-use tickarena::{FrameArena, FrameData, Sealed};
+use tickarena::{CovariantFrameData, FrameArena, FrameData, Sealed};
 
 /// Address space reserved for each kind of per-frame data's arena; the
 /// arena keeps [`FRAME_DATA_RETAIN`] committed between frames.
@@ -265,6 +265,83 @@ where
             .sealed
             .as_ref()
             .map(|sealed| sealed.with(read))
+    }
+
+    /// This frame's data, for the rest of the system's run: no closure (so
+    /// a system that reads one kind of frame data and publishes another
+    /// writes one closure, not two). For data whose type is covariant in
+    /// its lifetime, which frozen data (slices, `str`s, structs of those)
+    /// is: see [`CovariantFrameData`].
+    ///
+    /// # Panics
+    ///
+    /// As [`read`](Self::read), if no system published it this frame.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use bevy_app::{App, Update};
+    /// use bevy_ecs::prelude::*;
+    /// use tickarena_bevy::{CovariantFrameData, FrameData, FrameDataApp, FrameReader, FrameWriter};
+    ///
+    /// struct Targets;
+    /// impl FrameData for Targets {
+    ///     type Of<'f> = &'f [u32];
+    /// }
+    /// impl CovariantFrameData for Targets {
+    ///     fn shorten<'s, 'l: 's>(data: &'s &'l [u32]) -> &'s &'s [u32] {
+    ///         data
+    ///     }
+    /// }
+    /// struct Doubled;
+    /// impl FrameData for Doubled {
+    ///     type Of<'f> = &'f [u32];
+    /// }
+    ///
+    /// fn pick(mut targets: FrameWriter<Targets>) {
+    ///     targets.publish(|arena| &*arena.alloc_slice_copy(&[1, 2, 3]));
+    /// }
+    /// // Reads one kind and publishes another: one closure.
+    /// fn double(targets: FrameReader<Targets>, mut doubled: FrameWriter<Doubled>) {
+    ///     let targets = targets.get();
+    ///     doubled.publish(|arena| &*arena.alloc_slice_fill_with(targets.len(), |i| 2 * targets[i]));
+    /// }
+    /// #[derive(Resource, Default)]
+    /// struct Sum(u32);
+    /// fn sum(doubled: FrameReader<Doubled>, mut total: ResMut<Sum>) {
+    ///     total.0 = doubled.read(|d| d.iter().sum());
+    /// }
+    ///
+    /// let mut app = App::new();
+    /// app.init_frame_data::<Targets>()
+    ///     .init_frame_data::<Doubled>()
+    ///     .init_resource::<Sum>()
+    ///     .add_systems(Update, (pick, double, sum).chain());
+    /// app.update();
+    /// assert_eq!(app.world().resource::<Sum>().0, 12);
+    /// ```
+    #[track_caller]
+    pub fn get(&self) -> &D::Of<'_>
+    where
+        D: CovariantFrameData,
+    {
+        match self.try_get() {
+            Some(data) => data,
+            None => panic!("{}", self.not_published()),
+        }
+    }
+
+    /// This frame's data, or `None` if no system published it this frame.
+    ///
+    /// # Example
+    ///
+    /// See [`get`](Self::get); in a system that may run before any
+    /// publisher: `if let Some(data) = reader.try_get() { .. }`.
+    pub fn try_get(&self) -> Option<&D::Of<'_>>
+    where
+        D: CovariantFrameData,
+    {
+        self.per_frame.sealed.as_ref().map(Sealed::get)
     }
 
     /// What went wrong when there is nothing to read.

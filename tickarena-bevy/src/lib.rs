@@ -3,12 +3,25 @@
 //! * [`FrameScratch`]: a system parameter giving the system its own
 //!   [`FrameArena`], reset before each run of the system. Scratch vectors,
 //!   maps, sorted lists and formatted text of one run cost a pointer bump
-//!   each and are gone by the next run; a burst's pages above the arena's
-//!   retained size go back to the OS.
-//! * [`WorkerArenas`]: a resource holding a [`ThreadArenas`]: one arena per
-//!   thread, for `par_iter` jobs and every system, reset once per frame.
+//!   each and are gone by the next run; a burst's pages stay while bursts
+//!   recur and go back to the OS once they stop.
+//! * [`FrameWriter`] and [`FrameReader`]: per-frame data between systems.
+//!   One system publishes a frame's data (built in a frame arena: nested
+//!   slices, strings, paths), any number of later systems read it in
+//!   parallel ([`FrameReader::get`], or [`FrameReader::read`] with a
+//!   closure), and it all goes at the frame's end
+//!   ([`FrameDataApp::init_frame_data`]).
+//! * [`Workers`]: a system parameter for `par_iter` jobs: each job's thread
+//!   allocates in its own arena, and a [`Collector`] gathers the jobs'
+//!   results without a lock per push.
+//! * [`WorkerArenas`]: the resource behind [`Workers`], a [`ThreadArenas`]:
+//!   one arena per thread, reset once per frame.
 //! * [`TickarenaPlugin`]: inserts [`WorkerArenas`] and resets it in
 //!   [`Last`](bevy_app::Last).
+//! * tickarena's everyday items, re-exported so that a game needs this
+//!   crate alone: [`format_in!`], [`vec_in!`], [`scoped`], [`FrameVec`],
+//!   [`FrameString`], [`FrameHashMap`], [`FrameData`],
+//!   [`CovariantFrameData`], [`Collector`].
 //!
 //! What a system allocates borrows its parameter, so the borrow checker
 //! keeps it inside the run: nothing from a frame arena can be stored in a
@@ -102,5 +115,10 @@ pub use worker_arenas::{WORKER_RESERVE, WORKER_RETAIN, WorkerArenas, Workers};
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-// The types the parameters hand out, for convenience.
-pub use tickarena::{FrameArena, ThreadArenas};
+// What the README's examples use from tickarena, so that a Bevy game needs
+// this crate alone: the arenas, frame data, the collector, the everyday
+// type names and the macros.
+pub use tickarena::{
+    Collector, CovariantFrameData, FrameArena, FrameBox, FrameData, FrameHashMap, FrameString,
+    FrameVec, Sealed, ThreadArenas, format_in, scoped, try_format_in, try_scoped, vec_in,
+};
