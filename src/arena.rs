@@ -561,6 +561,7 @@ impl FrameArena {
             committed,
             reserved,
             lent: self.region.is_lent(),
+            name: self.name,
         }
     }
 

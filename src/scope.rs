@@ -36,12 +36,12 @@ use crate::arena::{ArenaError, FrameArena};
 use crate::region;
 use stack::Stack;
 
-/// Address space reserved for each depth's arena on each thread: 256 MiB
+/// Address space reserved for each depth's arena on each thread: 64 MiB
 /// on 64-bit targets (free until used), 16 MiB on 32-bit ones and where a
 /// reservation is real memory (wasm32, Miri).
 pub const SCOPE_RESERVE: usize = {
     let wanted = if usize::BITS >= 64 {
-        256 << 20
+        64 << 20
     } else {
         16 << 20
     };

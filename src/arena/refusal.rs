@@ -27,6 +27,8 @@ pub(crate) struct Refusal {
     pub(crate) reserved: usize,
     /// The arena is over a caller's buffer (`FrameArena::from_buffer`).
     pub(crate) lent: bool,
+    /// The arena's name ([`FrameArenaBuilder::name`](crate::FrameArenaBuilder::name)).
+    pub(crate) name: Option<&'static str>,
 }
 
 impl fmt::Display for Refusal {
@@ -37,26 +39,33 @@ impl fmt::Display for Refusal {
             committed,
             reserved,
             lent,
+            name,
         } = *self;
         let (size, align) = (layout.size(), layout.align());
+        // Which arena, when it has a name: the message then says which
+        // setting to raise, not only which kind.
+        f.write_str("tickarena: ")?;
+        if let Some(name) = name {
+            write!(f, "arena `{name}`: ")?;
+        }
         if lent {
             write!(
                 f,
-                "tickarena: frame arena buffer full: asked for {size} bytes (align {align}) with \
+                "frame arena buffer full: asked for {size} bytes (align {align}) with \
                  {used} of the buffer's {reserved} bytes in use this frame; give \
                  FrameArena::from_buffer a larger buffer, or allocate less per frame"
             )
         } else if size.saturating_add(align - 1) > reserved - used {
             write!(
                 f,
-                "tickarena: frame arena reservation exhausted: asked for {size} bytes \
+                "frame arena reservation exhausted: asked for {size} bytes \
                  (align {align}) with {used} of {reserved} reserved bytes in use this frame; \
                  reserve more address space with FrameArena::builder().reserve(bytes)"
             )
         } else {
             write!(
                 f,
-                "tickarena: the OS refused to commit memory for the frame arena: asked for \
+                "the OS refused to commit memory for the frame arena: asked for \
                  {size} bytes (align {align}) with {used} bytes in use, {committed} committed \
                  of {reserved} reserved; the machine is out of memory (lower \
                  FrameArena::builder().retain(bytes) on other arenas, or allocate less per frame)"

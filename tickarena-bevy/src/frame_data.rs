@@ -26,13 +26,13 @@ use bevy_ecs::system::{
 use bevy_ecs::world::World;
 use bevy_ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy_platform::cell::SyncCell;
-use tickarena::{CovariantFrameData, FrameArena, FrameData, Sealed};
+use tickarena::{CovariantFrameData, FrameArena, FrameArenaBuilder, FrameData, Sealed};
 
 /// Address space reserved for each kind of per-frame data's arena; the
 /// arena keeps [`FRAME_DATA_RETAIN`] committed between frames.
-pub const FRAME_DATA_RESERVE: usize = 256 << 20;
+pub const FRAME_DATA_RESERVE: usize = 64 << 20;
 /// Committed bytes a per-frame data arena keeps between frames; a burst's
-/// pages above this go back to the OS at the frame's end.
+/// pages above this go back to the OS once frames stop needing them.
 pub const FRAME_DATA_RETAIN: usize = 1 << 20;
 
 /// The per-frame data of kind `D` (a [`FrameData`]), as a resource: this
@@ -47,6 +47,8 @@ where
     sealed: Option<Sealed<D>>,
     /// The arena for the next `publish` (`None` while one is sealed).
     spare: Option<SyncCell<FrameArena>>,
+    /// How this kind's arena is made (again, if a `build` panicked).
+    builder: FrameArenaBuilder,
     /// The system that published last, and in which frame.
     publisher: std::string::String,
     published_in: Option<u64>,
@@ -58,10 +60,11 @@ impl<D: FrameData + Send + Sync + 'static> PerFrame<D>
 where
     for<'f> D::Of<'f>: Send + Sync,
 {
-    fn new() -> Self {
+    fn new(builder: FrameArenaBuilder) -> Self {
         PerFrame {
             sealed: None,
-            spare: Some(SyncCell::new(new_arena())),
+            spare: Some(SyncCell::new(new_arena::<D>(&builder))),
+            builder,
             publisher: std::string::String::new(),
             published_in: None,
             frame: 0,
@@ -112,29 +115,71 @@ pub trait FrameDataApp {
     /// ```
     fn init_frame_data<D: FrameData + Send + Sync + 'static>(&mut self) -> &mut Self
     where
+        for<'f> D::Of<'f>: Send + Sync,
+    {
+        self.init_frame_data_with::<D>(default_builder())
+    }
+
+    /// [`init_frame_data`](Self::init_frame_data), with this kind's arena
+    /// made by `builder` (its reservation, the most one frame's data may
+    /// use; its retention; its name, shown in its messages).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use bevy_app::App;
+    /// use tickarena::{FrameArena, FrameData};
+    /// use tickarena_bevy::{FrameDataApp, PerFrame};
+    ///
+    /// struct Requests;
+    /// impl FrameData for Requests {
+    ///     type Of<'f> = &'f [u32];
+    /// }
+    /// let mut app = App::new();
+    /// let arena = FrameArena::builder().reserve(4 << 20).retain(256 << 10).name("requests");
+    /// app.init_frame_data_with::<Requests>(arena);
+    /// assert!(!app.world().resource::<PerFrame<Requests>>().is_published());
+    /// ```
+    fn init_frame_data_with<D: FrameData + Send + Sync + 'static>(
+        &mut self,
+        builder: FrameArenaBuilder,
+    ) -> &mut Self
+    where
         for<'f> D::Of<'f>: Send + Sync;
 }
 
 impl FrameDataApp for App {
-    fn init_frame_data<D: FrameData + Send + Sync + 'static>(&mut self) -> &mut Self
+    fn init_frame_data_with<D: FrameData + Send + Sync + 'static>(
+        &mut self,
+        builder: FrameArenaBuilder,
+    ) -> &mut Self
     where
         for<'f> D::Of<'f>: Send + Sync,
     {
         if !self.world().contains_resource::<PerFrame<D>>() {
-            self.insert_resource(PerFrame::<D>::new())
+            self.insert_resource(PerFrame::<D>::new(builder))
                 .add_systems(Last, end_frame::<D>);
         }
         self
     }
 }
 
-/// The arena per-frame data is built in.
-fn new_arena() -> FrameArena {
+/// The arena per-frame data is built in, by default.
+fn default_builder() -> FrameArenaBuilder {
     FrameArena::builder()
         .reserve(FRAME_DATA_RESERVE)
         .retain(FRAME_DATA_RETAIN)
-        .build()
-        .unwrap_or_else(|error| panic!("tickarena-bevy: no arena for per-frame data: {error}"))
+        .name("tickarena-bevy frame data (raise init_frame_data_with's reserve)")
+}
+
+/// A per-frame data arena of kind `D`.
+fn new_arena<D>(builder: &FrameArenaBuilder) -> FrameArena {
+    builder.clone().build().unwrap_or_else(|error| {
+        panic!(
+            "tickarena-bevy: no arena for per-frame data {}: {error}",
+            core::any::type_name::<D>()
+        )
+    })
 }
 
 fn end_frame<D: FrameData + Send + Sync + 'static>(mut per_frame: ResMut<PerFrame<D>>)
@@ -216,7 +261,7 @@ where
             (Some(sealed), _) => sealed.reclaim(),
             (None, Some(spare)) => SyncCell::to_inner(spare),
             // A `build` that panicked took the arena with it.
-            (None, None) => new_arena(),
+            (None, None) => new_arena::<D>(&per_frame.builder),
         };
         per_frame.sealed = Some(arena.seal(build));
         if per_frame.publisher != self.system.0 {

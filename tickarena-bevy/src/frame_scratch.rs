@@ -1,6 +1,7 @@
 //! [`FrameScratch`]: a system's own frame arena, reset before each run.
 
 use core::alloc::{AllocError, Allocator, Layout};
+use core::marker::PhantomData;
 use core::ops::Deref;
 use core::ptr::NonNull;
 
@@ -11,15 +12,76 @@ use bevy_ecs::system::{
 use bevy_ecs::world::World;
 use bevy_ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy_platform::cell::SyncCell;
-use tickarena::FrameArena;
+use tickarena::{FrameArena, FrameArenaBuilder};
+
+/// The sizes of a system's [`FrameScratch`] arena, chosen by the game:
+/// `FrameScratch<Planning>` where `Planning` implements this.
+///
+/// # Example
+///
+/// ```
+/// use bevy_app::{App, Update};
+/// use tickarena::{FrameArena, FrameArenaBuilder};
+/// use tickarena_bevy::{FrameScratch, ScratchSize};
+///
+/// /// The planner's scratch: large bursts, kept while they recur.
+/// struct Planning;
+/// impl ScratchSize for Planning {
+///     fn builder() -> FrameArenaBuilder {
+///         FrameArena::builder()
+///             .reserve(8 << 20) // the most one run may use
+///             .retain(1 << 20)
+///             .release_after(600) // a burst's pages stay for 600 runs
+///             .name("planning scratch (raise Planning's reserve)")
+///     }
+/// }
+///
+/// fn plan(scratch: FrameScratch<Planning>) {
+///     assert_eq!(scratch.stats().reserved, 8 << 20);
+///     // Past the reservation, a panic that names the arena:
+///     assert!(scratch.try_alloc_slice_copy(&[0u8; 9 << 20]).is_err());
+/// }
+///
+/// let mut app = App::new();
+/// app.add_systems(Update, plan);
+/// app.update();
+/// ```
+pub trait ScratchSize: Send + Sync + 'static {
+    /// The builder of the arena (its name, too: messages about the arena
+    /// show it).
+    fn builder() -> FrameArenaBuilder;
+}
+
+/// The default [`ScratchSize`]: [`SCRATCH_RESERVE`] reserved,
+/// [`SCRATCH_RETAIN`] kept, named after the parameter.
+///
+/// # Example
+///
+/// ```
+/// use tickarena_bevy::{DefaultScratch, ScratchSize, SCRATCH_RESERVE};
+/// let arena = DefaultScratch::builder().build().unwrap();
+/// assert_eq!(arena.stats().reserved, SCRATCH_RESERVE);
+/// ```
+pub struct DefaultScratch;
+
+impl ScratchSize for DefaultScratch {
+    fn builder() -> FrameArenaBuilder {
+        FrameArena::builder()
+            .reserve(SCRATCH_RESERVE)
+            .retain(SCRATCH_RETAIN)
+            .name("tickarena-bevy FrameScratch (set a ScratchSize to raise its reserve)")
+    }
+}
 
 /// Address space reserved for each system's scratch arena (costs nothing
 /// until used, but tools that watch a process's virtual size, and
-/// `ulimit -v`, count it): 64 MiB per system.
-pub const SCRATCH_RESERVE: usize = 64 << 20;
+/// `ulimit -v`, count it): 32 MiB per system, unless its [`ScratchSize`]
+/// says otherwise.
+pub const SCRATCH_RESERVE: usize = 32 << 20;
 
 /// Committed bytes each system's scratch arena keeps between runs; a
-/// burst's pages above this go back to the OS at the next run.
+/// burst's pages above this go back to the OS once runs stop needing them
+/// (see `FrameArenaBuilder::release_after`).
 pub const SCRATCH_RETAIN: usize = 1 << 20;
 
 /// This system's own [`FrameArena`], reset before each run of the system:
@@ -30,7 +92,9 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 ///
 /// Each system that takes a `FrameScratch` has its own arena (reserving
 /// [`SCRATCH_RESERVE`] bytes of address space, keeping [`SCRATCH_RETAIN`]
-/// committed), so systems running in parallel never share one. It
+/// committed; a [`ScratchSize`] type sets other sizes for a system:
+/// `FrameScratch<Planning>`), so systems running in parallel never share
+/// one. It
 /// registers no world access: it never keeps a system from running in
 /// parallel with another.
 ///
@@ -78,11 +142,12 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 /// # world.insert_resource(Kept(None));
 /// # world.run_system_cached(keep).unwrap();
 /// ```
-pub struct FrameScratch<'s> {
+pub struct FrameScratch<'s, S: ScratchSize = DefaultScratch> {
     arena: &'s FrameArena,
+    size: PhantomData<S>,
 }
 
-impl Deref for FrameScratch<'_> {
+impl<S: ScratchSize> Deref for FrameScratch<'_, S> {
     type Target = FrameArena;
 
     fn deref(&self) -> &FrameArena {
@@ -93,7 +158,7 @@ impl Deref for FrameScratch<'_> {
 // SAFETY: every method is the arena's own (`FrameArena: Allocator`); the
 // arena is reset only before the system's next run, when this parameter
 // and everything allocated through it are gone (they borrow it).
-unsafe impl Allocator for FrameScratch<'_> {
+unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
     #[inline]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
         self.arena.allocate(layout)
@@ -131,20 +196,19 @@ unsafe impl Allocator for FrameScratch<'_> {
 // SAFETY: `FrameScratch` touches no world data: it registers no access and
 // reads only its own state (the system's arena), which the executor lends
 // to one run of the system at a time (`&mut Self::State`).
-unsafe impl SystemParam for FrameScratch<'_> {
+unsafe impl<S: ScratchSize> SystemParam for FrameScratch<'_, S> {
     /// The arena: `Send`, and `Sync` through `SyncCell`, which hands it out
     /// only by `&mut`.
     type State = SyncCell<FrameArena>;
-    type Item<'w, 's> = FrameScratch<'s>;
+    type Item<'w, 's> = FrameScratch<'s, S>;
 
     fn init_state(_world: &mut World) -> Self::State {
-        let arena = FrameArena::builder()
-            .reserve(SCRATCH_RESERVE)
-            .retain(SCRATCH_RETAIN)
-            .build()
-            .unwrap_or_else(|error| {
-                panic!("tickarena-bevy: no scratch arena for a system: {error}")
-            });
+        let arena = S::builder().build().unwrap_or_else(|error| {
+            panic!(
+                "tickarena-bevy: no scratch arena for a system ({}): {error}",
+                core::any::type_name::<S>()
+            )
+        });
         SyncCell::new(arena)
     }
 
@@ -167,9 +231,12 @@ unsafe impl SystemParam for FrameScratch<'_> {
         // The last run's `FrameScratch` (and everything allocated through
         // it) is gone: this `&mut` proves it.
         arena.reset();
-        Ok(FrameScratch { arena })
+        Ok(FrameScratch {
+            arena,
+            size: PhantomData,
+        })
     }
 }
 
 // SAFETY: it reads no world data at all.
-unsafe impl ReadOnlySystemParam for FrameScratch<'_> {}
+unsafe impl<S: ScratchSize> ReadOnlySystemParam for FrameScratch<'_, S> {}

@@ -106,7 +106,9 @@ mod worker_arenas;
 pub use frame_data::{
     FRAME_DATA_RESERVE, FRAME_DATA_RETAIN, FrameDataApp, FrameReader, FrameWriter, PerFrame,
 };
-pub use frame_scratch::{FrameScratch, SCRATCH_RESERVE, SCRATCH_RETAIN};
+pub use frame_scratch::{
+    DefaultScratch, FrameScratch, SCRATCH_RESERVE, SCRATCH_RETAIN, ScratchSize,
+};
 pub use plugin::TickarenaPlugin;
 pub use worker_arenas::{WORKER_RESERVE, WORKER_RETAIN, WorkerArenas, Workers};
 
@@ -119,6 +121,7 @@ struct ReadmeDoctests;
 // this crate alone: the arenas, frame data, the collector, the everyday
 // type names and the macros.
 pub use tickarena::{
-    Collector, CovariantFrameData, FrameArena, FrameBox, FrameData, FrameHashMap, FrameString,
-    FrameVec, Sealed, ThreadArenas, format_in, scoped, try_format_in, try_scoped, vec_in,
+    Collector, CovariantFrameData, FrameArena, FrameArenaBuilder, FrameBox, FrameData,
+    FrameHashMap, FrameString, FrameVec, Sealed, ThreadArenas, format_in, scoped, try_format_in,
+    try_scoped, vec_in,
 };

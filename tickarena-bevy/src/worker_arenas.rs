@@ -70,8 +70,9 @@ use tickarena::{FrameArena, ThreadArenas};
 pub struct WorkerArenas(pub ThreadArenas);
 
 /// Address space reserved for each worker thread's arena (free until used;
-/// `ulimit -v` and virtual-size monitors count it): 256 MiB per thread.
-pub const WORKER_RESERVE: usize = 256 << 20;
+/// `ulimit -v` and virtual-size monitors count it): 64 MiB per thread
+/// (set other sizes with [`WorkerArenas::with_builder`]).
+pub const WORKER_RESERVE: usize = 64 << 20;
 /// Committed bytes each worker arena keeps between frames.
 pub const WORKER_RETAIN: usize = 4 << 20;
 
@@ -79,10 +80,35 @@ impl Default for WorkerArenas {
     /// Arenas of [`WORKER_RESERVE`] bytes, keeping [`WORKER_RETAIN`]
     /// committed (a plain `ThreadArenas::new()` reserves 16 GiB per thread).
     fn default() -> Self {
-        let builder = FrameArena::builder()
-            .reserve(WORKER_RESERVE)
-            .retain(WORKER_RETAIN)
-            .name("tickarena-bevy workers");
+        WorkerArenas::with_builder(
+            FrameArena::builder()
+                .reserve(WORKER_RESERVE)
+                .retain(WORKER_RETAIN)
+                .name("tickarena-bevy workers (raise WorkerArenas::with_builder's reserve)"),
+        )
+    }
+}
+
+impl WorkerArenas {
+    /// Worker arenas of the game's sizes, each thread's arena made by
+    /// `builder`. Insert it before adding [`TickarenaPlugin`](crate::TickarenaPlugin),
+    /// which keeps a `WorkerArenas` already there.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use bevy_app::App;
+    /// use tickarena::FrameArena;
+    /// use tickarena_bevy::{TickarenaPlugin, WorkerArenas};
+    ///
+    /// let mut app = App::new();
+    /// let workers = FrameArena::builder().reserve(16 << 20).retain(1 << 20).name("workers");
+    /// app.insert_resource(WorkerArenas::with_builder(workers))
+    ///     .add_plugins(TickarenaPlugin);
+    /// let arenas = app.world().resource::<WorkerArenas>();
+    /// assert_eq!(arenas.local().stats().reserved, 16 << 20);
+    /// ```
+    pub fn with_builder(builder: tickarena::FrameArenaBuilder) -> WorkerArenas {
         WorkerArenas(ThreadArenas::with_builder(builder))
     }
 }

@@ -3,7 +3,7 @@
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
-use tickarena_bevy::{FrameScratch, SCRATCH_RETAIN};
+use tickarena_bevy::{FrameScratch, SCRATCH_RETAIN, ScratchSize};
 
 /// What the systems under test saw, run by run.
 #[derive(Resource, Default)]
@@ -58,8 +58,8 @@ fn each_system_has_its_own_scratch_reset_before_every_run() {
             .filter(|run| run.0 == "bursty")
             .all(|run| run.3 == address("bursty"))
     );
-    // After each 8 MiB burst, the next run starts with at most the
-    // retained size committed.
+    // Bursts every other run: their pages stay committed between them
+    // (no page is faulted in again), as the retention window says.
     let bursty_committed: Vec<usize> = runs
         .iter()
         .filter(|run| run.0 == "bursty")
@@ -67,8 +67,49 @@ fn each_system_has_its_own_scratch_reset_before_every_run() {
         .collect();
     for committed in &bursty_committed[1..] {
         assert!(
-            *committed <= SCRATCH_RETAIN,
-            "a burst's pages were kept: {bursty_committed:?}"
+            *committed >= 8 << 20,
+            "a recurring burst's pages went back: {bursty_committed:?}"
         );
     }
+}
+
+/// A scratch arena whose bursts' pages go back after 4 quiet runs.
+struct ShortMemory;
+impl ScratchSize for ShortMemory {
+    fn builder() -> tickarena::FrameArenaBuilder {
+        tickarena::FrameArena::builder()
+            .reserve(64 << 20)
+            .retain(SCRATCH_RETAIN)
+            .release_after(4)
+    }
+}
+
+#[derive(Resource, Default)]
+struct Committed(Vec<usize>);
+
+/// One 8 MiB burst in its first run, then quiet runs.
+fn once(scratch: FrameScratch<ShortMemory>, mut committed: ResMut<Committed>) {
+    committed.0.push(scratch.stats().committed);
+    let bytes = if committed.0.len() == 1 {
+        8 << 20
+    } else {
+        4 << 10
+    };
+    let block = scratch.alloc_slice_fill_with(bytes, |i| i as u8);
+    assert_eq!(block[bytes - 1], (bytes - 1) as u8);
+}
+
+#[test]
+fn a_burst_that_stops_gives_its_pages_back() {
+    let mut app = App::new();
+    app.init_resource::<Committed>().add_systems(Update, once);
+    for _ in 0..12 {
+        app.update();
+    }
+    let committed = &app.world().resource::<Committed>().0;
+    assert!(committed[1] >= 8 << 20, "kept at first: {committed:?}");
+    assert!(
+        committed[11] <= SCRATCH_RETAIN,
+        "given back within two windows of quiet runs: {committed:?}"
+    );
 }
