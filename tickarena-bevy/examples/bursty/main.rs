@@ -53,7 +53,19 @@ struct Measured {
     allocations_per_frame: f64,
     /// Resident bytes just before a burst, at it, and two frames after.
     rss: [u64; 3],
+    /// The process's address space at the end (`VmSize`).
+    address_space: u64,
     totals: Totals,
+}
+
+/// The process's virtual size, in bytes (Linux; 0 elsewhere).
+fn address_space_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmSize:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kib| kib * 1024)
 }
 
 fn resident_bytes() -> u64 {
@@ -120,6 +132,7 @@ fn run(version: &str, frames: u64) -> Measured {
         burst_micros: burst / bursts.max(1.0),
         allocations_per_frame: (allocations() - allocations_before) as f64 / frames as f64,
         rss,
+        address_space: address_space_bytes(),
         totals: *app.world().resource::<Totals>(),
     }
 }
@@ -143,13 +156,14 @@ fn main() {
         // One version, in this process: one line for the parent to read.
         let m = run(&version, frames);
         println!(
-            "{version} {:.1} {:.1} {:.2} {} {} {} {:?}",
+            "{version} {:.1} {:.1} {:.2} {} {} {} {} {:?}",
             m.micros_per_frame,
             m.burst_micros,
             m.allocations_per_frame,
             m.rss[0],
             m.rss[1],
             m.rss[2],
+            m.address_space,
             m.totals
         );
         return;
@@ -158,9 +172,9 @@ fn main() {
         "{frames} frames of {UNITS} units, 500 path requests a frame, 10 000 every {BURST_EVERY}th"
     );
     println!(
-        "| version | µs / frame | µs / burst frame | heap allocations / frame (game's) | RSS before burst → at it → 2 frames after (MiB) |"
+        "| version | µs / frame | µs / burst frame | heap allocations / frame (game's) | RSS before burst → at it → 2 frames after (MiB) | address space (MiB) |"
     );
-    println!("| --- | ---: | ---: | ---: | --- |");
+    println!("| --- | ---: | ---: | ---: | --- | ---: |");
     let (mut baseline, mut baseline_last) = (0.0, 0.0);
     let mut checksum = None;
     for version in VERSIONS {
@@ -178,14 +192,14 @@ fn main() {
         } else if version == "baseline_last" {
             baseline_last = number(3);
         } else {
-            let totals = fields[7..].join(" ");
+            let totals = fields[8..].join(" ");
             assert!(
                 checksum.get_or_insert_with(|| totals.clone()) == &totals,
                 "{version} found other totals: {totals}"
             );
         }
         println!(
-            "| {version} | {:.0} | {:.0} | {:.1} ({:.1}) | {:.1} → {:.1} → {:.1} |",
+            "| {version} | {:.0} | {:.0} | {:.1} ({:.1}) | {:.1} → {:.1} → {:.1} | {:.0} |",
             number(1),
             number(2),
             number(3),
@@ -202,6 +216,7 @@ fn main() {
             mib(4),
             mib(5),
             mib(6),
+            mib(7),
         );
     }
 }
