@@ -8,6 +8,7 @@
 //! aborting the process, and the `try_*` methods return the error.
 
 mod conversions;
+mod cursor;
 mod decode;
 mod format;
 mod from_utf16_error;

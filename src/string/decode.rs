@@ -232,14 +232,7 @@ impl<A: Allocator> String<A> {
     /// ```
     #[track_caller]
     pub fn from_utf16le_in(bytes: &[u8], alloc: A) -> Result<String<A>, FromUtf16Error> {
-        let (units, []) = bytes.as_chunks::<2>() else {
-            return Err(FromUtf16Error::ODD_BYTES);
-        };
-        decode_strict(
-            units.iter().copied().map(u16::from_le_bytes),
-            units.len(),
-            alloc,
-        )
+        decode_bytes_strict(bytes, u16::from_le_bytes, alloc)
     }
 
     /// Decodes little-endian UTF-16 bytes into `alloc`, replacing invalid
@@ -258,9 +251,7 @@ impl<A: Allocator> String<A> {
     /// ```
     #[track_caller]
     pub fn from_utf16le_lossy_in(bytes: &[u8], alloc: A) -> String<A> {
-        let (units, odd) = bytes.as_chunks::<2>();
-        let units = units.iter().copied().map(u16::from_le_bytes);
-        decode_lossy(units, bytes.len() / 2, !odd.is_empty(), alloc)
+        decode_bytes_lossy(bytes, u16::from_le_bytes, alloc)
     }
 
     /// Decodes big-endian UTF-16 bytes into `alloc`.
@@ -282,14 +273,7 @@ impl<A: Allocator> String<A> {
     /// ```
     #[track_caller]
     pub fn from_utf16be_in(bytes: &[u8], alloc: A) -> Result<String<A>, FromUtf16Error> {
-        let (units, []) = bytes.as_chunks::<2>() else {
-            return Err(FromUtf16Error::ODD_BYTES);
-        };
-        decode_strict(
-            units.iter().copied().map(u16::from_be_bytes),
-            units.len(),
-            alloc,
-        )
+        decode_bytes_strict(bytes, u16::from_be_bytes, alloc)
     }
 
     /// Decodes big-endian UTF-16 bytes into `alloc`, replacing invalid data
@@ -308,9 +292,7 @@ impl<A: Allocator> String<A> {
     /// ```
     #[track_caller]
     pub fn from_utf16be_lossy_in(bytes: &[u8], alloc: A) -> String<A> {
-        let (units, odd) = bytes.as_chunks::<2>();
-        let units = units.iter().copied().map(u16::from_be_bytes);
-        decode_lossy(units, bytes.len() / 2, !odd.is_empty(), alloc)
+        decode_bytes_lossy(bytes, u16::from_be_bytes, alloc)
     }
 }
 
@@ -380,4 +362,31 @@ fn decode_lossy<A: Allocator>(
         text.push(REPLACEMENT_CHARACTER);
     }
     text
+}
+
+/// UTF-16 bytes, each pair read by `unit` (little- or big-endian), decoded
+/// into a new string in `alloc`; an odd number of bytes is an error.
+#[track_caller]
+fn decode_bytes_strict<A: Allocator>(
+    bytes: &[u8],
+    unit: fn([u8; 2]) -> u16,
+    alloc: A,
+) -> Result<String<A>, FromUtf16Error> {
+    let (units, []) = bytes.as_chunks::<2>() else {
+        return Err(FromUtf16Error::ODD_BYTES);
+    };
+    decode_strict(units.iter().copied().map(unit), units.len(), alloc)
+}
+
+/// As [`decode_bytes_strict`], with invalid data (an odd last byte too) as
+/// U+FFFD.
+#[track_caller]
+fn decode_bytes_lossy<A: Allocator>(bytes: &[u8], unit: fn([u8; 2]) -> u16, alloc: A) -> String<A> {
+    let (units, odd) = bytes.as_chunks::<2>();
+    decode_lossy(
+        units.iter().copied().map(unit),
+        units.len(),
+        !odd.is_empty(),
+        alloc,
+    )
 }

@@ -5,6 +5,7 @@ use core::fmt;
 use core::iter::FusedIterator;
 
 use super::String;
+use super::cursor::Cursor;
 
 impl<A: Allocator> String<A> {
     /// The string's characters, taking it by value (std's
@@ -20,11 +21,9 @@ impl<A: Allocator> String<A> {
     /// assert_eq!(chars.into_string(), "ñ");
     /// ```
     pub fn into_chars(self) -> IntoChars<A> {
-        let back = self.len();
         IntoChars {
+            left: Cursor::new(0, self.len()),
             string: self,
-            front: 0,
-            back,
         }
     }
 }
@@ -45,8 +44,7 @@ impl<A: Allocator> String<A> {
 pub struct IntoChars<A: Allocator = alloc::alloc::Global> {
     string: String<A>,
     /// The part not yet yielded.
-    front: usize,
-    back: usize,
+    left: Cursor,
 }
 
 impl<A: Allocator> IntoChars<A> {
@@ -60,7 +58,7 @@ impl<A: Allocator> IntoChars<A> {
     /// assert_eq!(chars.as_str(), "yz");
     /// ```
     pub fn as_str(&self) -> &str {
-        &self.string[self.front..self.back]
+        self.left.rest(&self.string)
     }
 
     /// The characters not yet yielded, as a string in the same buffer.
@@ -73,11 +71,11 @@ impl<A: Allocator> IntoChars<A> {
     /// assert_eq!(chars.into_string(), "xy");
     /// ```
     pub fn into_string(self) -> String<A> {
-        let IntoChars {
-            mut string,
-            front,
-            back,
-        } = self;
+        let IntoChars { mut string, left } = self;
+        let core::ops::Range {
+            start: front,
+            end: back,
+        } = left.range();
         string.vec.truncate(back);
         string.vec.copy_within(front.., 0);
         string.vec.truncate(back - front);
@@ -90,9 +88,7 @@ impl<A: Allocator> Iterator for IntoChars<A> {
 
     #[inline]
     fn next(&mut self) -> Option<char> {
-        let ch = self.as_str().chars().next()?;
-        self.front += ch.len_utf8();
-        Some(ch)
+        self.left.next(&self.string)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -107,9 +103,7 @@ impl<A: Allocator> Iterator for IntoChars<A> {
 impl<A: Allocator> DoubleEndedIterator for IntoChars<A> {
     #[inline]
     fn next_back(&mut self) -> Option<char> {
-        let ch = self.as_str().chars().next_back()?;
-        self.back -= ch.len_utf8();
-        Some(ch)
+        self.left.next_back(&self.string)
     }
 }
 

@@ -9,6 +9,7 @@ use core::iter::FusedIterator;
 use core::ops::{Bound, Range, RangeBounds};
 
 use super::String;
+use super::cursor::Cursor;
 
 /// `range` checked against a string of `len` bytes, with std's panics (the
 /// slice index's own): each bound is read once, so a `RangeBounds` that
@@ -61,8 +62,7 @@ impl<A: Allocator> String<A> {
             string: self,
             start,
             end,
-            front: start,
-            back: end,
+            left: Cursor::new(start, end),
         }
     }
 
@@ -182,8 +182,7 @@ pub struct Drain<'a, A: Allocator = alloc::alloc::Global> {
     start: usize,
     end: usize,
     /// The part not yet yielded.
-    front: usize,
-    back: usize,
+    left: Cursor,
 }
 
 impl<A: Allocator> Drain<'_, A> {
@@ -198,7 +197,7 @@ impl<A: Allocator> Drain<'_, A> {
     /// assert_eq!(drain.as_str(), "bc");
     /// ```
     pub fn as_str(&self) -> &str {
-        &self.string[self.front..self.back]
+        self.left.rest(self.string)
     }
 }
 
@@ -207,9 +206,7 @@ impl<A: Allocator> Iterator for Drain<'_, A> {
 
     #[inline]
     fn next(&mut self) -> Option<char> {
-        let ch = self.as_str().chars().next()?;
-        self.front += ch.len_utf8();
-        Some(ch)
+        self.left.next(self.string)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -224,9 +221,7 @@ impl<A: Allocator> Iterator for Drain<'_, A> {
 impl<A: Allocator> DoubleEndedIterator for Drain<'_, A> {
     #[inline]
     fn next_back(&mut self) -> Option<char> {
-        let ch = self.as_str().chars().next_back()?;
-        self.back -= ch.len_utf8();
-        Some(ch)
+        self.left.next_back(self.string)
     }
 }
 
