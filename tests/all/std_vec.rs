@@ -1310,6 +1310,8 @@ fn assert_covariance() {
     ) -> std::vec::Drain<'new, &'new str, &'new FrameArena> {
         d
     }
+    // Naming `IntoIter<T, A>` with an allocator is unstable on Rust 1.100.
+    #[cfg(feature = "nightly")]
     fn into_iter<'new>(
         i: std::vec::IntoIter<&'static str, &'static FrameArena>,
     ) -> std::vec::IntoIter<&'new str, &'new FrameArena> {
