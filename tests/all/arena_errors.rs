@@ -164,3 +164,32 @@ fn reservation_is_rounded_up_to_a_page() {
     let arena = FrameArena::builder().reserve(1000).build().unwrap();
     assert!(arena.stats().reserved >= 4096 && arena.stats().reserved.is_multiple_of(4096));
 }
+
+/// A named arena's exhaustion panic names it (its name says which setting
+/// to raise: `tickarena-bevy` names each of its arenas so).
+#[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
+fn a_named_arena_says_its_name_when_it_runs_out() {
+    let arena = tickarena::FrameArena::builder()
+        .reserve(1 << 20)
+        .name("planning scratch")
+        .build()
+        .unwrap();
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        arena.alloc_slice_fill_with(2 << 20, |_| 0u8).len()
+    }));
+    let payload = refused.expect_err("2 MiB do not fit in 1 MiB");
+    let message = payload.downcast_ref::<String>().map_or("", String::as_str);
+    assert!(
+        message
+            .starts_with("tickarena: arena `planning scratch`: frame arena reservation exhausted"),
+        "{message}"
+    );
+    assert!(
+        message.contains("FrameArena::builder().reserve(bytes)"),
+        "{message}"
+    );
+}

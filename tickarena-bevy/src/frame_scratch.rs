@@ -38,8 +38,8 @@ use tickarena::{FrameArena, FrameArenaBuilder};
 ///
 /// fn plan(scratch: FrameScratch<Planning>) {
 ///     assert_eq!(scratch.stats().reserved, 8 << 20);
-///     // Past the reservation, a panic that names the arena:
-///     assert!(scratch.try_alloc_slice_copy(&[0u8; 9 << 20]).is_err());
+///     // Past the reservation: an error (`alloc*` would panic, naming the arena).
+///     assert!(scratch.try_alloc_slice_fill_with(9 << 20, |_| 0u8).is_err());
 /// }
 ///
 /// let mut app = App::new();
