@@ -19,6 +19,7 @@ use core::fmt::Write;
 use bevy_app::{App, Last};
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::resource::Resource;
+use bevy_ecs::schedule::IntoScheduleConfigs;
 use bevy_ecs::system::{
     ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
     SystemParamValidationError,
@@ -158,7 +159,7 @@ impl FrameDataApp for App {
     {
         if !self.world().contains_resource::<PerFrame<D>>() {
             self.insert_resource(PerFrame::<D>::new(builder))
-                .add_systems(Last, end_frame::<D>);
+                .add_systems(Last, end_frame::<D>.in_set(crate::FrameEnd));
         }
         self
     }
@@ -393,29 +394,73 @@ where
     #[cold]
     fn not_published(&self) -> std::string::String {
         let per_frame = &*self.per_frame;
-        let (reader, kind) = (self.system.0, core::any::type_name::<D>());
-        let mut message = format!(
-            "tickarena-bevy: `{reader}` reads FrameReader<{kind}> in frame {}, before any system \
-             published it this frame",
-            per_frame.frame
-        );
-        match per_frame.published_in {
-            Some(frame) => {
-                let writer = &per_frame.publisher;
-                let _ = write!(
-                    message,
-                    " (`{writer}` published it last, in frame {frame}; its data ended with \
-                     that frame). Run the reader after the writer: \
-                     `.add_systems(Update, ({writer}, {reader}).chain())` or `{reader}.after({writer})`"
-                );
-            }
-            None => message.push_str(
-                " (no system has published it yet). Publish it with FrameWriter::publish in a \
-                 system that runs before the reader in every frame, and order the reader after it",
-            ),
-        }
-        message
+        not_published_message(
+            self.system.0,
+            core::any::type_name::<D>(),
+            per_frame.frame,
+            per_frame
+                .published_in
+                .map(|frame| (per_frame.publisher.as_str(), frame)),
+        )
     }
+}
+
+/// A system's name, if Bevy knows it: without bevy_ecs's `debug` feature
+/// (games ship without it) every system is named by a placeholder.
+fn known_name(name: &str) -> Option<&str> {
+    (!name.is_empty() && !name.starts_with('<')).then_some(name)
+}
+
+/// The message of a reader of frame data of type `kind` that found none
+/// in `frame`; `published` is the last publisher and its frame, if any.
+/// Names both systems where Bevy gives names; otherwise the frame data's
+/// type and the ordering to add.
+fn not_published_message(
+    reader: &str,
+    kind: &str,
+    frame: u64,
+    published: Option<(&str, u64)>,
+) -> std::string::String {
+    let reader = known_name(reader);
+    let mut message = match reader {
+        Some(reader) => format!(
+            "tickarena-bevy: `{reader}` reads FrameReader<{kind}> in frame {frame}, before any \
+             system published it this frame"
+        ),
+        None => format!(
+            "tickarena-bevy: a system reads FrameReader<{kind}> in frame {frame}, before any \
+             system published it this frame"
+        ),
+    };
+    match published.map(|(writer, frame)| (known_name(writer), frame)) {
+        Some((Some(writer), published)) => {
+            let reader = reader.unwrap_or("the reader");
+            let _ = write!(
+                message,
+                " (`{writer}` published it last, in frame {published}; its data ended with \
+                 that frame). Run the reader after the writer: \
+                 `.add_systems(Update, ({writer}, {reader}).chain())` or `{reader}.after({writer})`"
+            );
+        }
+        Some((None, published)) => {
+            let _ = write!(
+                message,
+                " (it was published last in frame {published}; its data ended with that \
+                 frame). Run the system that takes FrameReader<{kind}> after the one that takes \
+                 FrameWriter<{kind}>: `reader.after(writer)`, or both in one `.chain()` with \
+                 the writer first (bevy_ecs's `debug` feature names the systems here)"
+            );
+        }
+        None => {
+            let _ = write!(
+                message,
+                " (no system has published it yet). Publish it with \
+                 FrameWriter<{kind}>::publish in a system that runs before the reader in every \
+                 frame, and order the reader after it"
+            );
+        }
+    }
+    message
 }
 
 /// The running system's name, for messages: kept in the parameter's state
@@ -457,3 +502,36 @@ unsafe impl SystemParam for SystemLabel<'_> {
 
 // SAFETY: it reads no world data at all.
 unsafe impl ReadOnlySystemParam for SystemLabel<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::not_published_message;
+
+    const NO_DEBUG: &str = "<Enable the debug feature to see the name>";
+
+    #[test]
+    fn with_names_both_systems_and_the_order_are_named() {
+        let message =
+            not_published_message("game::walk", "game::Requests", 5, Some(("game::plan", 4)));
+        assert!(message.contains("`game::walk` reads FrameReader<game::Requests> in frame 5"));
+        assert!(message.contains("`game::plan` published it last, in frame 4"));
+        assert!(
+            message.contains("`game::walk.after(game::plan)`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn without_bevys_debug_feature_the_type_and_the_ordering_are_named() {
+        let message = not_published_message(NO_DEBUG, "game::Requests", 5, Some((NO_DEBUG, 4)));
+        assert!(!message.contains("Enable the debug"), "{message}");
+        assert!(message.contains("a system reads FrameReader<game::Requests> in frame 5"));
+        assert!(message.contains("published last in frame 4"), "{message}");
+        assert!(message.contains("after the one that takes FrameWriter<game::Requests>"));
+        let never = not_published_message(NO_DEBUG, "game::Requests", 0, None);
+        assert!(
+            never.contains("FrameWriter<game::Requests>::publish"),
+            "{never}"
+        );
+    }
+}

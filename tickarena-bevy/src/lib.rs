@@ -109,7 +109,7 @@ pub use frame_data::{
 pub use frame_scratch::{
     DefaultScratch, FrameScratch, SCRATCH_RESERVE, SCRATCH_RETAIN, ScratchSize,
 };
-pub use plugin::TickarenaPlugin;
+pub use plugin::{FrameEnd, TickarenaPlugin};
 pub use worker_arenas::{WORKER_RESERVE, WORKER_RETAIN, WorkerArenas, Workers};
 
 /// The README's example, compiled and run as a doctest.

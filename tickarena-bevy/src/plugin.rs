@@ -1,6 +1,7 @@
 //! [`TickarenaPlugin`]: the worker arenas as a resource, reset every frame.
 
 use bevy_app::{App, Last, Plugin};
+use bevy_ecs::schedule::{IntoScheduleConfigs, SystemSet};
 use bevy_ecs::system::ResMut;
 
 use crate::worker_arenas::WorkerArenas;
@@ -27,12 +28,47 @@ pub struct TickarenaPlugin;
 impl Plugin for TickarenaPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<WorkerArenas>()
-            .add_systems(Last, reset_worker_arenas);
+            .add_systems(Last, reset_worker_arenas.in_set(FrameEnd));
     }
 }
 
 /// Ends the frame of every worker thread's arena: `ResMut` proves no
 /// system holds anything from them.
+/// The systems that end tickarena's frame, in [`Last`]: the worker arenas'
+/// reset and the end of every kind of per-frame data. A system in `Last`
+/// that still reads frame data or worker-arena data runs before it:
+/// `.before(FrameEnd)`.
+///
+/// # Example
+///
+/// ```
+/// use bevy_app::{App, Last, Update};
+/// use bevy_ecs::prelude::*;
+/// use tickarena_bevy::{FrameDataApp, FrameEnd, FrameReader, FrameWriter, FrameData};
+///
+/// struct Score;
+/// impl FrameData for Score {
+///     type Of<'f> = &'f u32;
+/// }
+/// fn score(mut out: FrameWriter<Score>) {
+///     out.publish(|arena| &*arena.alloc(7));
+/// }
+/// #[derive(Resource, Default)]
+/// struct Shown(u32);
+/// fn show(score: FrameReader<Score>, mut shown: ResMut<Shown>) {
+///     shown.0 = score.read(|score| **score);
+/// }
+/// let mut app = App::new();
+/// app.init_frame_data::<Score>()
+///     .init_resource::<Shown>()
+///     .add_systems(Update, score)
+///     .add_systems(Last, show.before(FrameEnd)); // a reader in `Last`
+/// app.update();
+/// assert_eq!(app.world().resource::<Shown>().0, 7);
+/// ```
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FrameEnd;
+
 fn reset_worker_arenas(mut workers: ResMut<WorkerArenas>) {
     workers.reset();
 }
