@@ -19,9 +19,9 @@ use core::fmt::Write;
 use bevy_app::{App, Last};
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::resource::Resource;
-use bevy_ecs::schedule::IntoScheduleConfigs;
+use bevy_ecs::schedule::{IntoScheduleConfigs, Schedules, SystemKey};
 use bevy_ecs::system::{
-    ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
+    Local, ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
     SystemParamValidationError,
 };
 use bevy_ecs::world::World;
@@ -183,11 +183,75 @@ fn new_arena<D>(builder: &FrameArenaBuilder) -> FrameArena {
     })
 }
 
-fn end_frame<D: FrameData + Send + Sync + 'static>(mut per_frame: ResMut<PerFrame<D>>)
+/// Ends the frame of this kind of frame data; at the end of the first
+/// frame, checks the order of its users first (see [`check_order`]). One
+/// system (exclusive, for the schedules), so that the check costs the
+/// executor nothing in later frames.
+fn end_frame<D: FrameData + Send + Sync + 'static>(world: &mut World, mut checked: Local<bool>)
 where
     for<'f> D::Of<'f>: Send + Sync,
 {
-    per_frame.end_frame();
+    if !core::mem::replace(&mut *checked, true) {
+        check_order::<D>(world);
+    }
+    if let Some(mut per_frame) = world.get_resource_mut::<PerFrame<D>>() {
+        per_frame.end_frame();
+    }
+}
+
+/// Panics if a schedule runs a writer and another user of this kind of
+/// frame data with no order between them (every schedule that ran is built
+/// by the end of the first frame): which of them runs first would change
+/// from frame to frame, and a reader that ran first would find nothing.
+fn check_order<D: FrameData + Send + Sync + 'static>(world: &World)
+where
+    for<'f> D::Of<'f>: Send + Sync,
+{
+    let Some(id) = world
+        .components()
+        .get_id(core::any::TypeId::of::<PerFrame<D>>())
+    else {
+        return;
+    };
+    let Some(schedules) = world.get_resource::<Schedules>() else {
+        return;
+    };
+    let mut unordered = std::vec::Vec::new();
+    for (label, schedule) in schedules.iter() {
+        for (a, b, conflicts) in schedule.graph().conflicting_systems().iter() {
+            if conflicts.contains(&id) {
+                // Built schedules hold their systems in the executable
+                // part: the names come from there.
+                let name = |key: SystemKey| {
+                    schedule
+                        .systems()
+                        .ok()
+                        .and_then(|mut systems| systems.find(|(k, _)| *k == key))
+                        .map_or_else(std::string::String::new, |(_, system)| {
+                            system.name().to_string()
+                        })
+                };
+                unordered.push((format!("{label:?}"), name(*a), name(*b)));
+            }
+        }
+    }
+    if let Some((schedule, a, b)) = unordered.first() {
+        let kind = core::any::type_name::<D>();
+        let pair = match (known_name(a), known_name(b)) {
+            (Some(a), Some(b)) => format!("`{a}` and `{b}`"),
+            _ => format!(
+                "a system with FrameWriter<{kind}> and another with FrameWriter or \
+                 FrameReader<{kind}>"
+            ),
+        };
+        panic!(
+            "tickarena-bevy: in schedule {schedule}, {pair} use frame data {kind} and are not \
+             ordered ({} such pair(s)): a reader may run before the writer. Order each reader \
+             after the writer: `reader.after(writer)`, or both in one `.chain()` with the \
+             writer first",
+            unordered.len()
+        );
+    }
 }
 
 /// Publishes this frame's data of kind `D`, for the [`FrameReader`]s that

@@ -179,3 +179,29 @@ fn par_iter_jobs_hand_results_back_through_the_worker_arenas() {
         assert_eq!(app.world().resource::<Dying>().0.len(), 400);
     }
 }
+
+/// A writer and a reader of the same frame data with no order between
+/// them are reported at the end of the first frame, naming both.
+#[test]
+#[should_panic(expected = "are not ordered")]
+fn an_unordered_writer_and_reader_are_reported_at_the_first_frame() {
+    use bevy_ecs::schedule::SingleThreadedExecutor;
+
+    struct Count;
+    impl FrameData for Count {
+        type Of<'f> = &'f u32;
+    }
+    fn write(mut out: FrameWriter<Count>) {
+        out.publish(|arena| &*arena.alloc(1));
+    }
+    fn read(count: FrameReader<Count>) {
+        let _ = count.try_read(|count| **count);
+    }
+    let mut app = App::new();
+    app.init_frame_data::<Count>()
+        .add_systems(Update, (write, read)); // no order
+    app.edit_schedule(Update, |schedule| {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    });
+    app.update();
+}
