@@ -364,6 +364,20 @@ impl<T> fmt::Debug for Collector<'_, T> {
 }
 
 /// The values of a [`Collector`], moved out: made by [`Collector::drain`].
+/// Its length is known from the start, so the values can be collected into
+/// a vector sized once.
+///
+/// # Example
+///
+/// ```
+/// let arenas = tickarena::ThreadArenas::new();
+/// let mut ids = arenas.collector();
+/// (0..5u32).for_each(|id| ids.push(id));
+/// let drain = ids.drain();
+/// assert_eq!(drain.len(), 5);
+/// let sorted: Vec<u32> = drain.collect();
+/// assert_eq!(sorted, [0, 1, 2, 3, 4]);
+/// ```
 pub struct Drain<'c, T> {
     parts: &'c [Part<T>],
     /// The next part whose list to take.

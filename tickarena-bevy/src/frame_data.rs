@@ -441,12 +441,40 @@ where
         }
     }
 
-    /// This frame's data, or `None` if no system published it this frame.
+    /// This frame's data, or `None` if no system published it this frame
+    /// (a system that may run in a frame without a publisher).
     ///
     /// # Example
     ///
-    /// See [`get`](Self::get); in a system that may run before any
-    /// publisher: `if let Some(data) = reader.try_get() { .. }`.
+    /// ```
+    /// use bevy_app::{App, Update};
+    /// use bevy_ecs::prelude::*;
+    /// use tickarena_bevy::{CovariantFrameData, FrameData, FrameDataApp, FrameReader};
+    ///
+    /// struct Alerts;
+    /// impl FrameData for Alerts {
+    ///     type Of<'f> = &'f [u32];
+    /// }
+    /// impl CovariantFrameData for Alerts {
+    ///     fn shorten<'s, 'l: 's>(data: &'s &'l [u32]) -> &'s &'s [u32] {
+    ///         data
+    ///     }
+    /// }
+    /// #[derive(Resource, Default)]
+    /// struct Quiet(u32);
+    /// // Nothing publishes alerts in a quiet frame.
+    /// fn count_quiet(alerts: FrameReader<Alerts>, mut quiet: ResMut<Quiet>) {
+    ///     if alerts.try_get().is_none() {
+    ///         quiet.0 += 1;
+    ///     }
+    /// }
+    /// let mut app = App::new();
+    /// app.init_frame_data::<Alerts>()
+    ///     .init_resource::<Quiet>()
+    ///     .add_systems(Update, count_quiet);
+    /// app.update();
+    /// assert_eq!(app.world().resource::<Quiet>().0, 1);
+    /// ```
     pub fn try_get(&self) -> Option<&D::Of<'_>>
     where
         D: CovariantFrameData,
