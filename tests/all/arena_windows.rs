@@ -61,7 +61,12 @@ fn the_default_arena_reserves_much_and_commits_as_it_is_used() {
 
 #[test]
 fn a_burst_above_retain_is_given_back_on_reset() {
-    let mut arena = FrameArena::builder().retain(4 * MIB).build().unwrap();
+    // A window of 0 frames: nothing is kept for the next burst.
+    let mut arena = FrameArena::builder()
+        .retain(4 * MIB)
+        .release_after(0)
+        .build()
+        .unwrap();
     let base = base_of(&arena);
     let reserved = arena.stats().reserved;
     for round in 0..2 {
@@ -80,6 +85,42 @@ fn a_burst_above_retain_is_given_back_on_reset() {
         // Pages given back read as zero (or fresh) when committed again.
         assert_eq!(*arena.alloc(3u32), 3);
     }
+}
+
+#[test]
+fn a_burst_stays_committed_for_its_window_then_goes_back() {
+    const WINDOW: u32 = 4;
+    let mut arena = FrameArena::builder()
+        .retain(4 * MIB)
+        .release_after(WINDOW)
+        .build()
+        .unwrap();
+    let base = base_of(&arena);
+    let reserved = arena.stats().reserved;
+    arena.alloc_slice_fill_with(64 * MIB, |_| 7u8);
+    arena.reset();
+    // The burst's window keeps its pages, as the OS sees them.
+    for _ in 1..WINDOW {
+        base_of(&arena);
+        arena.reset();
+    }
+    let kept = committed_by_the_os(base, reserved);
+    assert!(
+        kept >= 64 * MIB,
+        "{kept} bytes committed after the burst's window"
+    );
+    assert_eq!(kept, arena.stats().committed);
+    // A whole window of quiet frames gives them back.
+    for _ in 0..WINDOW {
+        base_of(&arena);
+        arena.reset();
+    }
+    let kept = committed_by_the_os(base, reserved);
+    assert!(
+        kept <= 4 * MIB,
+        "{kept} bytes still committed after a quiet window"
+    );
+    assert_eq!(kept, arena.stats().committed);
 }
 
 #[test]
