@@ -663,6 +663,55 @@ impl<G: Game> FrameLoop<G> {
         self.tick
     }
 
+    /// Simulated time: the fixed steps run so far.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// game.tick([], game.step() * 2);
+    /// assert_eq!(game.time(), game.step() * 2);
+    /// ```
+    pub fn time(&self) -> Duration {
+        self.time
+    }
+
+    /// Puts the loop's clock back to tick `tick` at simulated time `time`,
+    /// with no fraction of a step pending: what a rollback does after it
+    /// loads the world's state of that tick (and a replay, to start from a
+    /// checkpoint). The history keeps its records.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// let mut game = FrameLoop::new(Idle);
+    /// let (tick, time) = (game.ticks(), game.time());
+    /// for _ in 0..3 {
+    ///     game.tick([], game.step());
+    /// }
+    /// game.rewind(tick, time);
+    /// assert_eq!((game.ticks(), game.time()), (0, std::time::Duration::ZERO));
+    /// ```
+    pub fn rewind(&mut self, tick: u64, time: Duration) {
+        self.tick = tick;
+        self.time = time;
+        self.timestep.drop_pending();
+    }
+
     /// Gives the world back, dropping the loop.
     ///
     /// # Example

@@ -8,6 +8,8 @@
 //! * [`threads`]: one arena per thread, reset together.
 //! * [`in_flight`]: a frame's data moved to another thread with its arena.
 //! * [`bevy`]: the `tickarena-bevy` crate, hashbrown's maps, Tracy plots.
+//! * `rollback` (feature `ggrs`): rollback netcode on ggrs, every
+//!   re-simulated tick in the frame arena, snapshots without the heap.
 //! * [`platforms`]: toolchains (stable 1.100, the `nightly` feature),
 //!   operating systems, wasm32 and no_std, and what CI checks on each.
 //! * [`errors`]: the compiler errors and runtime messages a newcomer meets
@@ -36,6 +38,10 @@ pub mod in_flight {}
 
 #[doc = include_str!("guide/bevy.md")]
 pub mod bevy {}
+
+#[cfg(feature = "ggrs")]
+#[doc = include_str!("guide/rollback.md")]
+pub mod rollback {}
 
 #[doc = include_str!("guide/platforms.md")]
 pub mod platforms {}

@@ -63,11 +63,15 @@
 //! * [`guide`]: the guides, each with tested examples:
 //!   [`frame_loop`](guide::frame_loop), [`scopes`](guide::scopes),
 //!   [`threads`](guide::threads), [`in_flight`](guide::in_flight),
-//!   [`bevy`](guide::bevy), [`platforms`](guide::platforms), and
+//!   [`bevy`](guide::bevy), `rollback` (feature `ggrs`),
+//!   [`platforms`](guide::platforms), and
 //!   [`errors`](guide::errors): the compiler errors and messages a newcomer
 //!   meets first, and their fixes.
 //! * `winit` (cargo feature `winit`): runs the game loop in a winit window,
 //!   drawing each frame while its arena is alive.
+//! * `rollback` (cargo feature `ggrs`): the game loop driven by a ggrs
+//!   rollback session, re-simulated ticks in the frame arena, snapshots
+//!   in recycled slots (the `rollback` guide).
 //!
 //! # Platforms and cargo features
 //!
@@ -83,6 +87,8 @@
 //!   the crate is `no_std` + `alloc`: arenas (over a buffer, or one block
 //!   from the global allocator), [`String`], the macros, [`SegmentedList`].
 //! * `winit`: the window adapter (implies `std`).
+//! * `ggrs`: rollback netcode on ggrs 0.13, `tickarena::rollback`
+//!   (implies `std`).
 //! * `hashbrown` (default): [`FrameHashMap`], hashbrown's map in a frame
 //!   arena (std's `HashMap` takes no allocator on stable Rust).
 //! * `allocator-api2`: `&FrameArena` also implements
@@ -145,6 +151,8 @@ pub mod in_flight;
 mod published;
 mod region;
 mod reserve_error;
+#[cfg(feature = "ggrs")]
+pub mod rollback;
 #[cfg(feature = "std")]
 mod scope;
 mod sealed;

@@ -79,6 +79,12 @@ impl FixedTimestep {
         steps
     }
 
+    /// Forgets the fraction of a step carried over (a rolled-back loop
+    /// starts its tick on a whole step).
+    pub(crate) fn drop_pending(&mut self) {
+        self.accumulated = Duration::ZERO;
+    }
+
     /// The step length.
     ///
     /// # Example

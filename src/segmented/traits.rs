@@ -72,6 +72,14 @@ impl<T: Clone, A: Allocator + Clone> Clone for SegmentedList<T, A> {
         copy.extend(self.iter().cloned());
         copy
     }
+
+    /// Makes `self` a copy of `source` in the segments it already has:
+    /// no allocation when it has room (a rollback snapshot's slot, a
+    /// buffer reused every frame).
+    fn clone_from(&mut self, source: &Self) {
+        self.clear();
+        self.extend(source.iter().cloned());
+    }
 }
 
 impl<T: fmt::Debug, A: Allocator> fmt::Debug for SegmentedList<T, A> {
