@@ -16,7 +16,7 @@
 //!   game on the global allocator (glibc malloc).
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ggrs::{Config, GgrsRequest, SessionBuilder, SyncTestSession};
@@ -38,7 +38,7 @@ use thread_bump::{ThreadBump, reset_thread_bump};
 const COMMANDS: u8 = 50;
 const ENTITIES: usize = 3000;
 /// Frames run before measuring: the slots, lists and bumps have grown.
-const WARM_UP: i32 = 200;
+const WARM_UP: i32 = 100;
 
 /// The frame's data in this thread's bumpalo `Bump`.
 struct InBump;
@@ -149,25 +149,41 @@ fn next_requests<C: Config<Input = DemoInput>>(
     session.advance_frame().expect("no checksum mismatch")
 }
 
-/// A contender: a session and a game that handles its requests.
+/// Frames measured in one game at most: a sample of more frames plays
+/// several games. Every contender measures the same frames of the same
+/// game (frames `WARM_UP` onward), whose work varies as the battle goes.
+const WINDOW: u64 = 400;
+
+/// A contender: a fresh session and game for every stretch of frames
+/// measured, warmed up untimed, then `iters` frames timed.
 fn contender<C, G>(
     c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
-    mut game: G,
+    new_game: impl Fn() -> G,
     handle: fn(&mut G, Vec<GgrsRequest<C>>),
 ) where
     C: Config<Input = DemoInput>,
 {
-    let mut session = session::<C>();
-    let mut frame = 0;
-    while frame < WARM_UP {
-        let requests = next_requests(&mut session, &mut frame);
-        handle(&mut game, requests);
-    }
     c.bench_function(name, |b| {
-        b.iter(|| {
-            let requests = next_requests(&mut session, &mut frame);
-            handle(&mut game, black_box(requests));
+        b.iter_custom(|iters| {
+            let mut measured = Duration::ZERO;
+            let mut left = iters;
+            while left > 0 {
+                let (mut session, mut game, mut frame) = (session::<C>(), new_game(), 0);
+                while frame < WARM_UP {
+                    let requests = next_requests(&mut session, &mut frame);
+                    handle(&mut game, requests);
+                }
+                let frames = left.min(WINDOW);
+                let started = Instant::now();
+                for _ in 0..frames {
+                    let requests = next_requests(&mut session, &mut frame);
+                    handle(&mut game, black_box(requests));
+                }
+                measured += started.elapsed();
+                left -= frames;
+            }
+            measured
         })
     });
 }
@@ -177,13 +193,13 @@ fn rollback(c: &mut Criterion) {
     contender::<RollbackConfig<World<InArena>>, _>(
         &mut group,
         "tickarena",
-        RollbackLoop::new(world_with::<InArena>(ENTITIES)),
+        || RollbackLoop::new(world_with::<InArena>(ENTITIES)),
         |game, requests| game.handle_requests(requests),
     );
     contender::<CopiedConfig<InArena>, _>(
         &mut group,
         "frame_arena_by_hand",
-        ByHand {
+        || ByHand {
             game: FrameLoop::new(world_with::<InArena>(ENTITIES)),
             after_tick: || {},
         },
@@ -192,7 +208,7 @@ fn rollback(c: &mut Criterion) {
     contender::<CopiedConfig<InBump>, _>(
         &mut group,
         "bumpalo_reset_per_tick",
-        ByHand {
+        || ByHand {
             game: FrameLoop::new(world_with::<InBump>(ENTITIES)),
             after_tick: reset_thread_bump,
         },
@@ -201,7 +217,7 @@ fn rollback(c: &mut Criterion) {
     contender::<RollbackConfig<World<OnHeap>>, _>(
         &mut group,
         "global_allocator",
-        RollbackLoop::new(world_with::<OnHeap>(ENTITIES)),
+        || RollbackLoop::new(world_with::<OnHeap>(ENTITIES)),
         |game, requests| game.handle_requests(requests),
     );
     group.finish();
