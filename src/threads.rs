@@ -351,24 +351,46 @@ impl ThreadArenas {
     /// index is an arena, which one thread claims per frame).
     #[inline]
     pub(crate) fn try_local_with_index(&self) -> Result<(&FrameArena, usize), ArenaError> {
+        match self.newest_local_with_index() {
+            Some(found) => Ok(found),
+            None => self.older_local_with_index(),
+        }
+    }
+
+    /// This thread's arena and its index when this set is the one the
+    /// thread used most recently this frame: one thread-local read and a
+    /// compare, small enough to inline into a per-element loop.
+    #[inline]
+    pub(crate) fn newest_local_with_index(&self) -> Option<(&FrameArena, usize)> {
+        let newest = CACHED.with(|slots| slots[0].get());
+        if newest.frame_key != self.frame_key {
+            return None;
+        }
+        // The key is this set's for this frame, so `claim` stored the
+        // pointer for this thread during this frame: it points into
+        // `registry.arenas` (elements never move, and the list lives as
+        // long as `self`), and the arena is this thread's alone until
+        // `reset(&mut self)`, which cannot happen while the returned
+        // borrow of `self` lives.
+        // SAFETY: a valid pointer to this thread's arena for this frame (above).
+        Some((unsafe { &*newest.arena }, newest.index))
+    }
+
+    /// The rest of [`try_local_with_index`](Self::try_local_with_index):
+    /// the thread's other cached sets, then a claim. Out of line, so that
+    /// callers in hot loops inline only the newest-slot check.
+    #[inline(never)]
+    fn older_local_with_index(&self) -> Result<(&FrameArena, usize), ArenaError> {
         let cached = CACHED.with(|slots| {
-            let newest = slots[0].get();
-            if newest.frame_key == self.frame_key {
-                return Some(newest);
-            }
             slots[1..]
                 .iter()
                 .map(Cell::get)
                 .find(|slot| slot.frame_key == self.frame_key)
         });
         match cached {
-            // The key is this set's for this frame, so `claim` stored the
-            // pointer for this thread during this frame: it points into
-            // `registry.arenas` (elements never move, and the list lives as
-            // long as `self`), and the arena is this thread's alone until
-            // `reset(&mut self)`, which cannot happen while the returned
-            // borrow of `self` lives.
-            // SAFETY: a valid pointer to this thread's arena for this frame (above).
+            // As in `newest_local_with_index`: `claim` stored this pointer
+            // for this thread during this frame.
+            // SAFETY: a valid pointer to this thread's arena for this frame.
             Some(cached) => Ok((unsafe { &*cached.arena }, cached.index)),
             None => self.claim(),
         }

@@ -266,6 +266,40 @@ impl FrameArena {
         unsafe { fill_slice(ptr.cast(), len, f) }
     }
 
+    /// Allocates a slice of the items of `iter`, which knows its length:
+    /// one bump of the exact size, with no growing (where `Vec::new_in`
+    /// and `extend` would go through the `Vec`'s reserve path).
+    ///
+    /// # Panics
+    ///
+    /// Like [`alloc_slice_fill_with`](Self::alloc_slice_fill_with); and if
+    /// the iterator yields fewer items than its `len()` said (more are left
+    /// unread).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// let path = arena.alloc_slice_fill_iter((0..4).map(|k| (k, 2 * k)));
+    /// assert_eq!(path, &[(0, 0), (1, 2), (2, 4), (3, 6)]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_iter<T, I>(&self, iter: I) -> &mut [T]
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let iter = iter.into_iter();
+        let len = iter.len();
+        let layout = slice_layout::<T>(len);
+        let ptr = self
+            .alloc_type_layout(layout)
+            .unwrap_or_else(|_| self.out_of_memory(layout));
+        // SAFETY: `ptr` is fresh arena memory for `len` values of `T`.
+        unsafe { fill_slice_from_iter(ptr.cast(), len, iter) }
+    }
+
     /// Like [`alloc_slice_fill_with`](Self::alloc_slice_fill_with), but
     /// returns an error instead of panicking when the arena cannot serve or
     /// the size overflows (`f` is not called then).
@@ -293,6 +327,42 @@ impl FrameArena {
         // SAFETY: `ptr` is fresh arena memory for `len` values of `T`.
         Ok(unsafe { fill_slice(ptr.cast(), len, f) })
     }
+}
+
+/// Writes the first `len` items of `iter` from `ptr` on (by internal
+/// iteration, which the compiler turns into a plain loop) and returns them
+/// as a slice; panics if `iter` has fewer.
+///
+/// # Safety
+///
+/// `ptr` is valid for writes of `len` values of `T` and not aliased for
+/// `'a`.
+unsafe fn fill_slice_from_iter<'a, T>(
+    ptr: NonNull<T>,
+    len: usize,
+    iter: impl Iterator<Item = T>,
+) -> &'a mut [T] {
+    let mut written = 0;
+    iter.take(len).for_each(|item| {
+        // SAFETY: `take(len)`: `written < len`, inside the caller's block.
+        unsafe { ptr.add(written).write(item) };
+        written += 1;
+    });
+    if written < len {
+        // The items written so far are leaked, as a panicking `f` leaves
+        // them in `fill_slice`: the arena's memory goes with its frame.
+        short_iterator();
+    }
+    // SAFETY: all `len` elements are initialised; see the caller's promise.
+    unsafe { NonNull::slice_from_raw_parts(ptr, len).as_mut() }
+}
+
+/// An `ExactSizeIterator` ran out before its `len()`.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn short_iterator() -> ! {
+    panic!("alloc_slice_fill_iter: the iterator yielded fewer items than its len() said")
 }
 
 /// Writes `value` to `ptr` and returns it as a reference.

@@ -193,3 +193,36 @@ fn a_named_arena_says_its_name_when_it_runs_out() {
         "{message}"
     );
 }
+
+/// An iterator whose `len()` promises more than it yields.
+struct ShortIterator(u8);
+
+impl Iterator for ShortIterator {
+    type Item = u8;
+    fn next(&mut self) -> Option<u8> {
+        self.0 = self.0.checked_sub(1)?;
+        Some(self.0)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (3, Some(3))
+    }
+}
+
+impl ExactSizeIterator for ShortIterator {}
+
+#[test]
+#[should_panic(expected = "the iterator yielded fewer items than its len() said")]
+fn a_slice_from_an_iterator_shorter_than_its_len_panics() {
+    let arena = FrameArena::new();
+    arena.alloc_slice_fill_iter(ShortIterator(2));
+}
+
+#[test]
+fn a_slice_from_an_exact_size_iterator_takes_its_len() {
+    let arena = FrameArena::new();
+    let squares = arena.alloc_slice_fill_iter((0..5u32).map(|i| u64::from(i * i)));
+    assert_eq!(squares, &[0, 1, 4, 9, 16]);
+    assert_eq!(arena.used(), 40);
+    let empty: &mut [String] = arena.alloc_slice_fill_iter(Vec::new());
+    assert!(empty.is_empty());
+}

@@ -199,3 +199,22 @@ fn a_refused_push_on_the_overflow_part_drops_its_value_after_unlocking() {
         }
     });
 }
+
+#[test]
+fn pushes_alternating_between_two_sets_on_one_thread_keep_their_values_apart() {
+    // Each push finds the other set's arena as the thread's newest: the
+    // fast path misses and the slow one finds the right part.
+    let (first, second) = (ThreadArenas::new(), ThreadArenas::new());
+    let (mut odd, mut even) = (first.collector(), second.collector());
+    for i in 0..1000u32 {
+        if i % 2 == 1 {
+            odd.push(i);
+        } else {
+            even.push(i);
+        }
+    }
+    let odd: Vec<u32> = odd.drain().collect();
+    let even: Vec<u32> = even.drain().collect();
+    assert_eq!(odd, (1..1000).step_by(2).collect::<Vec<_>>());
+    assert_eq!(even, (0..1000).step_by(2).collect::<Vec<_>>());
+}

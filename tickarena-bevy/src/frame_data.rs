@@ -16,12 +16,12 @@
 
 use core::fmt::Write;
 
-use bevy_app::{App, Last};
+use bevy_app::App;
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::resource::Resource;
-use bevy_ecs::schedule::{IntoScheduleConfigs, Schedules, SystemKey};
+use bevy_ecs::schedule::{Schedules, SystemKey};
 use bevy_ecs::system::{
-    Local, ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
+    ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
     SystemParamValidationError,
 };
 use bevy_ecs::world::World;
@@ -158,8 +158,8 @@ impl FrameDataApp for App {
         for<'f> D::Of<'f>: Send + Sync,
     {
         if !self.world().contains_resource::<PerFrame<D>>() {
-            self.insert_resource(PerFrame::<D>::new(builder))
-                .add_systems(Last, end_frame::<D>.in_set(crate::FrameEnd));
+            self.insert_resource(PerFrame::<D>::new(builder));
+            crate::frame_end::add_kind(self, end_frame::<D>);
         }
         self
     }
@@ -184,14 +184,14 @@ fn new_arena<D>(builder: &FrameArenaBuilder) -> FrameArena {
 }
 
 /// Ends the frame of this kind of frame data; at the end of the first
-/// frame, checks the order of its users first (see [`check_order`]). One
-/// system (exclusive, for the schedules), so that the check costs the
-/// executor nothing in later frames.
-fn end_frame<D: FrameData + Send + Sync + 'static>(world: &mut World, mut checked: Local<bool>)
+/// frame, checks the order of its users first (see [`check_order`]). Run
+/// by the frame's end (exclusive, for the schedules), so that the check
+/// costs the executor nothing in later frames.
+fn end_frame<D: FrameData + Send + Sync + 'static>(world: &mut World, first: bool)
 where
     for<'f> D::Of<'f>: Send + Sync,
 {
-    if !core::mem::replace(&mut *checked, true) {
+    if first {
         check_order::<D>(world);
     }
     if let Some(mut per_frame) = world.get_resource_mut::<PerFrame<D>>() {

@@ -99,6 +99,7 @@
 pub mod errors {}
 
 mod frame_data;
+mod frame_end;
 mod frame_scratch;
 mod plugin;
 mod worker_arenas;

@@ -1,8 +1,7 @@
 //! [`TickarenaPlugin`]: the worker arenas as a resource, reset every frame.
 
-use bevy_app::{App, Last, Plugin};
-use bevy_ecs::schedule::{IntoScheduleConfigs, SystemSet};
-use bevy_ecs::system::ResMut;
+use bevy_app::{App, Plugin};
+use bevy_ecs::schedule::SystemSet;
 
 use crate::worker_arenas::WorkerArenas;
 
@@ -27,8 +26,8 @@ pub struct TickarenaPlugin;
 
 impl Plugin for TickarenaPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<WorkerArenas>()
-            .add_systems(Last, reset_worker_arenas.in_set(FrameEnd));
+        app.init_resource::<WorkerArenas>();
+        crate::frame_end::install(app);
     }
 }
 
@@ -68,7 +67,3 @@ impl Plugin for TickarenaPlugin {
 /// ```
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FrameEnd;
-
-fn reset_worker_arenas(mut workers: ResMut<WorkerArenas>) {
-    workers.reset();
-}

@@ -1,0 +1,152 @@
+//! tickarena-bevy as its README recommends: the jobs' intents come back
+//! through a `Collector` in the worker arenas and go to the planner as
+//! frame data; the planner's positions and grid are its `FrameScratch`;
+//! each neighbour search is a `scoped` computation; the requests are frame
+//! data read by both readers. Nothing to clear, size or index by hand.
+
+use bevy_app::{App, Update};
+use bevy_ecs::prelude::*;
+use tickarena_bevy::{
+    CovariantFrameData, FrameData, FrameDataApp, FrameReader, FrameScratch, FrameWriter,
+    TickarenaPlugin, Workers, format_in, scoped,
+};
+
+use crate::game::{
+    CELLS, FrameCount, Intent, Position, ReportTotals, UNITS, Unit, WalkTotals, cell_of,
+    for_each_near, is_close, path_length, step_unit, waypoints,
+};
+
+/// The units that want a path this frame, by id.
+struct Intents;
+impl FrameData for Intents {
+    type Of<'f> = &'f [Intent];
+}
+// Read with `get()`, without a closure: the data is covariant (shown to the
+// compiler by `shorten`, which compiles only if it is).
+impl CovariantFrameData for Intents {
+    fn shorten<'s, 'l: 's>(data: &'s &'l [Intent]) -> &'s &'s [Intent] {
+        data
+    }
+}
+
+/// The path requests: a label, the waypoints, and how many neighbours the
+/// path steered around.
+struct Requests;
+impl FrameData for Requests {
+    type Of<'f> = &'f [(&'f str, &'f [(i32, i32)], u32)];
+}
+impl CovariantFrameData for Requests {
+    fn shorten<'s, 'l: 's>(
+        data: &'s &'l [(&'l str, &'l [(i32, i32)], u32)],
+    ) -> &'s &'s [(&'s str, &'s [(i32, i32)], u32)] {
+        data
+    }
+}
+
+pub fn add(app: &mut App) {
+    app.add_plugins(TickarenaPlugin)
+        .init_frame_data::<Intents>()
+        .init_frame_data::<Requests>()
+        .add_systems(Update, (step, plan, (walk, report)).chain());
+}
+
+fn step(
+    mut frame: ResMut<FrameCount>,
+    workers: Workers,
+    mut units: Query<(&Unit, &mut Position)>,
+    mut intents: FrameWriter<Intents>,
+) {
+    frame.0 += 1;
+    let frame = frame.0;
+    let mut found = workers.collector();
+    units.par_iter_mut().for_each(|(unit, mut position)| {
+        if let Some(intent) = step_unit(unit.0, &mut position, frame) {
+            found.push(intent);
+        }
+    });
+    intents.publish(|arena| {
+        let mut all = Vec::with_capacity_in(found.len(), arena);
+        all.extend(found.drain());
+        all.sort_unstable_by_key(|intent| intent.unit);
+        &*all.leak()
+    });
+}
+
+fn plan(
+    scratch: FrameScratch,
+    units: Query<(&Unit, &Position)>,
+    intents: FrameReader<Intents>,
+    mut requests: FrameWriter<Requests>,
+) {
+    // Every unit's position, by id, and a grid of them (counted, placed).
+    let mut positions = Vec::with_capacity_in(UNITS as usize, &*scratch);
+    positions.resize(UNITS as usize, [0.0; 2]);
+    let mut starts = Vec::with_capacity_in(CELLS * CELLS + 1, &*scratch);
+    starts.resize(CELLS * CELLS + 1, 0u32);
+    for (unit, position) in &units {
+        positions[unit.0 as usize] = position.0;
+        let (x, y) = cell_of(position.0);
+        starts[y * CELLS + x + 1] += 1;
+    }
+    for cell in 0..CELLS * CELLS {
+        starts[cell + 1] += starts[cell];
+    }
+    let mut next = starts.clone();
+    let mut members = Vec::with_capacity_in(UNITS as usize, &*scratch);
+    members.resize(UNITS as usize, 0u32);
+    for (id, &at) in positions.iter().enumerate() {
+        let (x, y) = cell_of(at);
+        let slot = &mut next[y * CELLS + x];
+        members[*slot as usize] = id as u32;
+        *slot += 1;
+    }
+    let intents = intents.get();
+    requests.publish(|arena| {
+        let mut all = Vec::with_capacity_in(intents.len(), arena);
+        for intent in *intents {
+            let from = positions[intent.unit as usize];
+            // The neighbour list lives for this search alone.
+            let (path, close) = scoped(|temp| {
+                let mut close = Vec::new_in(temp);
+                for_each_near(from, &starts, &members, |other| {
+                    let at = positions[other as usize];
+                    if other != intent.unit && is_close(from, at) {
+                        close.push(at);
+                    }
+                });
+                let path = arena.alloc_slice_fill_iter(waypoints(from, intent.goal, &close));
+                (path, close.len() as u32)
+            });
+            let label = format_in!(
+                arena,
+                crate::label_format!(),
+                intent.unit,
+                close,
+                intent.goal[0] as i32,
+                intent.goal[1] as i32,
+                path.len()
+            );
+            all.push((&*label.leak(), &*path, close));
+        }
+        &*all.leak()
+    });
+}
+
+fn walk(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<WalkTotals>) {
+    let all = requests.get();
+    let mut lengths = Vec::with_capacity_in(all.len(), &*scratch);
+    lengths.extend(all.iter().map(|(_, path, _)| path_length(path)));
+    totals.steps += lengths.iter().sum::<u64>();
+    totals.requests += all.len() as u64;
+    lengths.sort_unstable_by(|a, b| b.cmp(a));
+    totals.longest += lengths[..10].iter().sum::<u64>();
+}
+
+fn report(requests: FrameReader<Requests>, mut totals: ResMut<ReportTotals>) {
+    let all = requests.get();
+    totals.label_bytes += all
+        .iter()
+        .map(|(label, ..)| label.len() as u64)
+        .sum::<u64>();
+    totals.neighbours += all.iter().map(|&(.., close)| u64::from(close)).sum::<u64>();
+}

@@ -1,0 +1,335 @@
+//! The game of issue 31, written twice: 4000 units; each frame a `par_iter`
+//! job moves them and collects the ones that want a path (a tenth; every
+//! unit on a burst frame, every 60th), a planner builds a spatial grid,
+//! each asking unit's neighbour list (a `scoped` search in the tickarena
+//! version) and a path and label, and two readers go over the requests in
+//! parallel.
+//!
+//! * `arena`: tickarena-bevy as its README recommends (`Workers`'
+//!   collector, `FrameWriter`/`FrameReader`, `FrameScratch`, `scoped`);
+//! * `local`: `Local<Parallel<_>>`, `Local`s and a resource of flat buffers
+//!   reused every frame: what a careful Bevy programmer writes today.
+//!
+//! Each version runs in its own process, in pairs, alternating which goes
+//! first; the table gives the median of the pairs' ratios, and each
+//! version's medians: time per ordinary and per burst frame, minor page
+//! faults, heap allocations per frame (Bevy's own included, the same
+//! schedule in both), resident memory before a burst, at it and after the
+//! bursts stop, and the address space.
+//!
+//! ```sh
+//! cargo run --release -p tickarena-bevy --example parity -- [--pairs 6] [--frames 600]
+//! ```
+
+#[path = "../../../examples/support/counting_alloc.rs"]
+mod counting_alloc;
+#[path = "../../../examples/support/page_faults.rs"]
+#[allow(dead_code)] // the per-thread count is the steady-state tests'
+mod page_faults;
+
+mod arena;
+mod game;
+mod local_reuse;
+
+use std::time::Instant;
+
+use bevy_app::{App, TaskPoolPlugin};
+use counting_alloc::{Counting, allocations};
+use game::{BURST_EVERY, FrameCount, ReportTotals, UNITS, Unit, WalkTotals, is_burst, start};
+use page_faults::minor_faults_of_process;
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// What one run of a version measured.
+#[derive(Clone, Copy, Debug, Default)]
+struct Measured {
+    ordinary_micros: f64,
+    burst_micros: f64,
+    faults_per_frame: f64,
+    allocations_per_frame: f64,
+    /// Resident bytes just before a burst, at it, and after the bursts stop.
+    rss: [u64; 3],
+    address_space: u64,
+    totals: (WalkTotals, ReportTotals),
+}
+
+fn status_field(name: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kib| kib * 1024)
+}
+
+/// The app of `version`, with its units.
+fn app(version: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins(TaskPoolPlugin::default())
+        .init_resource::<FrameCount>()
+        .init_resource::<WalkTotals>()
+        .init_resource::<ReportTotals>();
+    match version {
+        "arena" => arena::add(&mut app),
+        "local" => local_reuse::add(&mut app),
+        // The `Local` version with an empty exclusive system in `Last`, as
+        // the tickarena version's frame end is: Bevy's own cost of one more
+        // system (its executor allocates a task for each system it runs).
+        "local_last" => {
+            local_reuse::add(&mut app);
+            app.add_systems(bevy_app::Last, |_: &mut bevy_ecs::world::World| {});
+        }
+        other => panic!("unknown version {other:?}: arena or local"),
+    }
+    app.world_mut()
+        .spawn_batch((0..UNITS).map(|unit| (Unit(unit), start(unit))));
+    app
+}
+
+fn run(version: &str, frames: u64) -> Measured {
+    let mut app = app(version);
+    // Warm-up: two bursts, so every buffer and arena has met one.
+    let warm_up = 2 * BURST_EVERY + 1;
+    for _ in 0..warm_up {
+        app.update();
+    }
+    let (mut ordinary, mut ordinary_frames, mut burst, mut bursts) = (0.0, 0u32, 0.0, 0u32);
+    let mut rss = [0; 3];
+    let (faults, allocations_before) = (minor_faults_of_process(), allocations());
+    for frame in warm_up + 1..=warm_up + frames {
+        if is_burst(frame) && rss[0] == 0 {
+            rss[0] = status_field("VmRSS:");
+        }
+        let started = Instant::now();
+        app.update();
+        let took = started.elapsed().as_secs_f64() * 1e6;
+        if is_burst(frame) {
+            (burst, bursts) = (burst + took, bursts + 1);
+            if rss[1] == 0 {
+                rss[1] = status_field("VmRSS:");
+            }
+        } else {
+            (ordinary, ordinary_frames) = (ordinary + took, ordinary_frames + 1);
+        }
+    }
+    let faults_per_frame = (minor_faults_of_process() - faults) as f64 / frames as f64;
+    let allocations_per_frame = (allocations() - allocations_before) as f64 / frames as f64;
+    // The bursts stop: the frame count stays off the burst frames for 12
+    // seconds of 60 Hz frames, then the resident memory is read again.
+    for _ in 0..720 {
+        let next = app.world().resource::<FrameCount>().0 + 1;
+        if is_burst(next) {
+            app.world_mut().resource_mut::<FrameCount>().0 += 1;
+        }
+        app.update();
+    }
+    rss[2] = status_field("VmRSS:");
+    Measured {
+        ordinary_micros: ordinary / f64::from(ordinary_frames.max(1)),
+        burst_micros: burst / f64::from(bursts.max(1)),
+        faults_per_frame,
+        allocations_per_frame,
+        rss,
+        address_space: status_field("VmSize:"),
+        totals: (
+            *app.world().resource::<WalkTotals>(),
+            *app.world().resource::<ReportTotals>(),
+        ),
+    }
+}
+
+/// Non-blank lines that are not comments, of a version's source.
+fn lines_of(source: &str) -> usize {
+    source
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("//"))
+        .count()
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+/// Runs `version` in a process of its own.
+fn run_child(version: &str, frames: u64) -> Measured {
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--version", version, "--frames", &frames.to_string()])
+        .output()
+        .expect("the version runs");
+    assert!(output.status.success(), "{version} failed: {output:?}");
+    let line = String::from_utf8_lossy(&output.stdout);
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let number = |i: usize| fields[i].parse::<f64>().unwrap();
+    let whole = |i: usize| fields[i].parse::<u64>().unwrap();
+    Measured {
+        ordinary_micros: number(0),
+        burst_micros: number(1),
+        faults_per_frame: number(2),
+        allocations_per_frame: number(3),
+        rss: [whole(4), whole(5), whole(6)],
+        address_space: whole(7),
+        totals: (
+            WalkTotals {
+                requests: whole(8),
+                steps: whole(9),
+                longest: whole(10),
+            },
+            ReportTotals {
+                label_bytes: whole(11),
+                neighbours: whole(12),
+            },
+        ),
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut version, mut frames, mut pairs) = (None, 600u64, 6usize);
+    while let Some(flag) = args.next() {
+        let mut number = || args.next().and_then(|n| n.parse().ok()).expect("a number");
+        match flag.as_str() {
+            "--version" => version = args.next(),
+            "--frames" => frames = number(),
+            "--pairs" => pairs = number() as usize,
+            other => panic!("unknown flag {other:?}: --pairs N, --frames N, --version NAME"),
+        }
+    }
+    if let Some(version) = version {
+        // One version, in this process: one line for the parent to read.
+        let m = run(&version, frames);
+        let (walk, report) = m.totals;
+        println!(
+            "{:.2} {:.2} {:.3} {:.3} {} {} {} {} {} {} {} {} {}",
+            m.ordinary_micros,
+            m.burst_micros,
+            m.faults_per_frame,
+            m.allocations_per_frame,
+            m.rss[0],
+            m.rss[1],
+            m.rss[2],
+            m.address_space,
+            walk.requests,
+            walk.steps,
+            walk.longest,
+            report.label_bytes,
+            report.neighbours,
+        );
+        return;
+    }
+    println!(
+        "{pairs} pairs of runs, {frames} frames each after a warm-up of two bursts; {UNITS} units, a burst every {BURST_EVERY}th frame"
+    );
+    let mut runs: [Vec<Measured>; 2] = [Vec::new(), Vec::new()];
+    for pair in 0..pairs {
+        // Alternate which version goes first.
+        let order = if pair % 2 == 0 { [0, 1] } else { [1, 0] };
+        for index in order {
+            runs[index].push(run_child(["arena", "local"][index], frames));
+        }
+    }
+    let totals = runs[0][0].totals;
+    for run in runs.iter().flatten() {
+        assert_eq!(run.totals, totals, "the versions found different totals");
+    }
+    let ratio = |f: fn(&Measured) -> f64| {
+        median(
+            runs[0]
+                .iter()
+                .zip(&runs[1])
+                .map(|(a, l)| f(a) / f(l))
+                .collect(),
+        )
+    };
+    let range = |f: fn(&Measured) -> f64| {
+        let ratios: Vec<f64> = runs[0]
+            .iter()
+            .zip(&runs[1])
+            .map(|(a, l)| f(a) / f(l))
+            .collect();
+        let (low, high) = ratios
+            .iter()
+            .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        format!("{low:.2}–{high:.2}")
+    };
+    let of = |index: usize, f: fn(&Measured) -> f64| median(runs[index].iter().map(f).collect());
+    let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+    println!("| | tickarena-bevy | `Local` reuse | tickarena ÷ `Local` (median of pairs, range) |");
+    println!("| --- | ---: | ---: | ---: |");
+    println!(
+        "| ordinary frame | {:.0} µs | {:.0} µs | {:.3} ({}) |",
+        of(0, |m| m.ordinary_micros),
+        of(1, |m| m.ordinary_micros),
+        ratio(|m| m.ordinary_micros),
+        range(|m| m.ordinary_micros)
+    );
+    println!(
+        "| burst frame | {:.0} µs | {:.0} µs | {:.3} ({}) |",
+        of(0, |m| m.burst_micros),
+        of(1, |m| m.burst_micros),
+        ratio(|m| m.burst_micros),
+        range(|m| m.burst_micros)
+    );
+    println!(
+        "| minor page faults per frame | {:.2} | {:.2} | |",
+        of(0, |m| m.faults_per_frame),
+        of(1, |m| m.faults_per_frame)
+    );
+    println!(
+        "| heap allocations per frame (Bevy's own included) | {:.2} | {:.2} | |",
+        of(0, |m| m.allocations_per_frame),
+        of(1, |m| m.allocations_per_frame)
+    );
+    for (name, index) in [
+        ("before a burst", 0),
+        ("at a burst", 1),
+        ("12 s after the bursts stop", 2),
+    ] {
+        println!(
+            "| RSS {name} | {:.1} MiB | {:.1} MiB | |",
+            mib(runs[0][0].rss[index]),
+            mib(runs[1][0].rss[index])
+        );
+    }
+    println!(
+        "| address space | {:.0} MiB | {:.0} MiB | |",
+        mib(runs[0][0].address_space),
+        mib(runs[1][0].address_space)
+    );
+    println!(
+        "| lines (code, no comments) | {} | {} | |",
+        lines_of(include_str!("arena.rs")),
+        lines_of(include_str!("local_reuse.rs"))
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    /// Both versions find the same totals, and the tickarena version makes
+    /// no more heap allocations than the `Local` one with the same number
+    /// of systems (Bevy's own): none of its own. `cargo test -p
+    /// tickarena-bevy` runs this.
+    #[test]
+    fn the_versions_agree_and_the_arena_version_allocates_no_more() {
+        let frames = 70; // one burst after the warm-up's two
+        let arena = run("arena", frames);
+        let local = run("local_last", frames);
+        assert_eq!(arena.totals, local.totals);
+        assert!(arena.totals.0.requests > 0 && arena.totals.1.neighbours > 0);
+        assert!(
+            arena.allocations_per_frame <= local.allocations_per_frame + 0.5,
+            "arena {} against Local reuse's {} heap allocations per frame",
+            arena.allocations_per_frame,
+            local.allocations_per_frame
+        );
+    }
+}
