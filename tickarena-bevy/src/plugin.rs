@@ -31,12 +31,10 @@ impl Plugin for TickarenaPlugin {
     }
 }
 
-/// Ends the frame of every worker thread's arena: `ResMut` proves no
-/// system holds anything from them.
-/// The systems that end tickarena's frame, in [`Last`]: the worker arenas'
-/// reset and the end of every kind of per-frame data. A system in `Last`
-/// that still reads frame data or worker-arena data runs before it:
-/// `.before(FrameEnd)`.
+/// The system that ends tickarena's frame, in [`Last`](bevy_app::Last):
+/// the worker arenas' reset and the end of every kind of per-frame data (one
+/// exclusive system for all of them). A system in `Last` that still reads
+/// frame data or worker-arena data runs before it: `.before(FrameEnd)`.
 ///
 /// # Example
 ///
