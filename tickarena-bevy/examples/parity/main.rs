@@ -239,54 +239,47 @@ fn main() {
     for run in runs.iter().flatten() {
         assert_eq!(run.totals, totals, "the versions found different totals");
     }
-    let ratio = |f: fn(&Measured) -> f64| {
-        median(
-            runs[0]
-                .iter()
-                .zip(&runs[1])
-                .map(|(a, l)| f(a) / f(l))
-                .collect(),
-        )
-    };
-    let range = |f: fn(&Measured) -> f64| {
-        let ratios: Vec<f64> = runs[0]
+    // Per pair, tickarena's figure over `Local`'s.
+    let ratios = |f: fn(&Measured) -> f64| -> Vec<f64> {
+        runs[0]
             .iter()
             .zip(&runs[1])
             .map(|(a, l)| f(a) / f(l))
-            .collect();
-        let (low, high) = ratios
-            .iter()
-            .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
-        format!("{low:.2}–{high:.2}")
+            .collect()
     };
     let of = |index: usize, f: fn(&Measured) -> f64| median(runs[index].iter().map(f).collect());
     let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
     println!("| | tickarena-bevy | `Local` reuse | tickarena ÷ `Local` (median of pairs, range) |");
     println!("| --- | ---: | ---: | ---: |");
-    println!(
-        "| ordinary frame | {:.0} µs | {:.0} µs | {:.3} ({}) |",
-        of(0, |m| m.ordinary_micros),
-        of(1, |m| m.ordinary_micros),
-        ratio(|m| m.ordinary_micros),
-        range(|m| m.ordinary_micros)
-    );
-    println!(
-        "| burst frame | {:.0} µs | {:.0} µs | {:.3} ({}) |",
-        of(0, |m| m.burst_micros),
-        of(1, |m| m.burst_micros),
-        ratio(|m| m.burst_micros),
-        range(|m| m.burst_micros)
-    );
-    println!(
-        "| minor page faults per frame | {:.2} | {:.2} | |",
-        of(0, |m| m.faults_per_frame),
-        of(1, |m| m.faults_per_frame)
-    );
-    println!(
-        "| heap allocations per frame (Bevy's own included) | {:.2} | {:.2} | |",
-        of(0, |m| m.allocations_per_frame),
-        of(1, |m| m.allocations_per_frame)
-    );
+    for (name, f) in [
+        (
+            "ordinary frame",
+            (|m| m.ordinary_micros) as fn(&Measured) -> f64,
+        ),
+        ("burst frame", |m| m.burst_micros),
+    ] {
+        let ratios = ratios(f);
+        let (low, high) = ratios
+            .iter()
+            .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        println!(
+            "| {name} | {:.0} µs | {:.0} µs | {:.3} ({low:.2}–{high:.2}) |",
+            of(0, f),
+            of(1, f),
+            median(ratios)
+        );
+    }
+    for (name, f) in [
+        (
+            "minor page faults per frame",
+            (|m| m.faults_per_frame) as fn(&Measured) -> f64,
+        ),
+        ("heap allocations per frame (Bevy's own included)", |m| {
+            m.allocations_per_frame
+        }),
+    ] {
+        println!("| {name} | {:.2} | {:.2} | |", of(0, f), of(1, f));
+    }
     for (name, index) in [
         ("before a burst", 0),
         ("at a burst", 1),
