@@ -1,6 +1,7 @@
 //! One rendered frame of the demo game under rollback: a `SyncTestSession`
 //! with check distance 7, so every frame loads the state of 7 frames ago,
-//! runs 8 ticks (7 re-simulated) and saves 8 states, on two players'
+//! runs 8 ticks (7 re-simulated) and saves 7 states (ggrs skips the one
+//! it just loaded), on two players'
 //! inputs of 50 orders each (about 200 actions a tick, each with a
 //! formatted log line), about 3000 entities. ggrs's own calls are in every
 //! contender's time alike.

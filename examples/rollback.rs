@@ -7,7 +7,7 @@
 //! heap allocations per frame (ggrs's own apart from the game's). Then the
 //! comparison, in the same run: the same game with every frame allocation
 //! on the global allocator, both under a `SyncTestSession` with check
-//! distance 7 (each rendered frame is 1 load, 8 ticks and 8 saves), on the
+//! distance 7 (each rendered frame is 1 load, 8 ticks and 7 saves), on the
 //! same inputs, so each does exactly the same work.
 //!
 //! ```sh
@@ -260,7 +260,7 @@ fn main() {
     );
     if options.compare {
         println!(
-            "the same game under a SyncTestSession, check distance 7 (1 load, 8 ticks, 8 saves per rendered frame), {} frames:",
+            "the same game under a SyncTestSession, check distance 7 (1 load, 8 ticks, 7 saves per rendered frame), {} frames:",
             options.frames
         );
         let (arena, arena_allocations, ggrs) = sync_test::<InArena>(&options);

@@ -196,19 +196,57 @@ pub trait RollbackGame: Game {
 
     /// The events of one player's input for a tick: what `actions` gets.
     /// Called for each player in handle order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::rollback::{PlayerInput, RollbackGame};
+    /// # tickarena::__rollback_doc_game!();
+    /// let input = PlayerInput { player: 0, input: 3u8, status: ggrs::InputStatus::Confirmed };
+    /// let events: Vec<u8> = Counter::events(input).into_iter().collect();
+    /// assert_eq!(events, [3]);
+    /// ```
     fn events(input: PlayerInput<Self::Input>) -> impl IntoIterator<Item = Self::Event>;
 
     /// Writes the world's state into `state`, a recycled slot holding an
     /// older state: overwrite all of it, reusing its capacity
     /// (`clone_from`, `clear` and `extend`), and the save allocates nothing
     /// once the slots have grown.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::rollback::RollbackGame;
+    /// # tickarena::__rollback_doc_game!();
+    /// let mut slot = 99; // what the slot held before
+    /// Counter { total: 4 }.save(&mut slot);
+    /// assert_eq!(slot, 4);
+    /// ```
     fn save(&self, state: &mut Self::State);
 
     /// Puts the world back to `state`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::rollback::RollbackGame;
+    /// # tickarena::__rollback_doc_game!();
+    /// let mut counter = Counter { total: 4 };
+    /// counter.load(&1);
+    /// assert_eq!(counter.total, 1);
+    /// ```
     fn load(&mut self, state: &Self::State);
 
     /// The state's checksum, for ggrs's desync checks: the same on every
     /// peer for the same state (see [`Checksum`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::rollback::RollbackGame;
+    /// # tickarena::__rollback_doc_game!();
+    /// assert_ne!(Counter::checksum(&1), Counter::checksum(&2));
+    /// ```
     fn checksum(state: &Self::State) -> u128;
 }
 

@@ -77,8 +77,21 @@ impl<T: Clone, A: Allocator + Clone> Clone for SegmentedList<T, A> {
     /// no allocation when it has room (a rollback snapshot's slot, a
     /// buffer reused every frame).
     fn clone_from(&mut self, source: &Self) {
-        self.clear();
-        self.extend(source.iter().cloned());
+        self.truncate(source.len());
+        let shared = self.len();
+        // A segment's place depends on the index alone, so both lists cut
+        // the shared prefix at the same points: it is copied segment
+        // against segment (`clone_from_slice`: a `memcpy` for `Copy`).
+        for (mine, theirs) in self.segments_mut().zip(source.segments()) {
+            mine.clone_from_slice(&theirs[..mine.len()]);
+        }
+        // Then what `self` lacks, pushed.
+        let mut seen = 0;
+        for theirs in source.segments() {
+            let start = shared.saturating_sub(seen).min(theirs.len());
+            seen += theirs.len();
+            self.extend(theirs[start..].iter().cloned());
+        }
     }
 }
 

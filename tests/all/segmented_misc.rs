@@ -130,3 +130,26 @@ fn exhausted_arena_gives_a_clear_error() {
         .unwrap();
     assert!(message.contains("could not reserve"), "{message}");
 }
+
+#[test]
+fn clone_from_copies_any_length_into_any_length_keeping_capacity() {
+    // Lengths on both sides of segment boundaries, shorter and longer.
+    let lengths = [0, 1, 7, 8, 9, 24, 25, 100, 1000];
+    for &from in &lengths {
+        for &into in &lengths {
+            let source: SegmentedList<String> = (0..from).map(|i| format!("s{i}")).collect();
+            let mut target: SegmentedList<String> = (0..into).map(|i| format!("t{i}")).collect();
+            let capacity = target.capacity();
+            target.clone_from(&source);
+            assert!(target.iter().eq(source.iter()), "{into} <- {from}");
+            assert_eq!(target.len(), from);
+            if from <= into {
+                assert_eq!(
+                    target.capacity(),
+                    capacity,
+                    "no new segment for {into} <- {from}"
+                );
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@ use tickarena_bevy::{
 };
 
 use crate::game::{
-    CELLS, FrameCount, Intent, Position, ReportTotals, UNITS, Unit, WalkTotals, cell_of,
+    CELLS, FrameCount, Intent, Position, ReportTotals, UNITS, Unit, WalkTotals, build_grid,
     for_each_near, is_close, path_length, step_unit, waypoints,
 };
 
@@ -78,28 +78,18 @@ fn plan(
     intents: FrameReader<Intents>,
     mut requests: FrameWriter<Requests>,
 ) {
-    // Every unit's position, by id, and a grid of them (counted, placed).
+    // Every unit's position, by id, and a grid of them.
+    let zeroed = |len: usize| {
+        let mut buffer = Vec::with_capacity_in(len, &*scratch);
+        buffer.resize(len, 0u32);
+        buffer
+    };
     let mut positions = Vec::with_capacity_in(UNITS as usize, &*scratch);
     positions.resize(UNITS as usize, [0.0; 2]);
-    let mut starts = Vec::with_capacity_in(CELLS * CELLS + 1, &*scratch);
-    starts.resize(CELLS * CELLS + 1, 0u32);
-    for (unit, position) in &units {
-        positions[unit.0 as usize] = position.0;
-        let (x, y) = cell_of(position.0);
-        starts[y * CELLS + x + 1] += 1;
-    }
-    for cell in 0..CELLS * CELLS {
-        starts[cell + 1] += starts[cell];
-    }
-    let mut next = starts.clone();
-    let mut members = Vec::with_capacity_in(UNITS as usize, &*scratch);
-    members.resize(UNITS as usize, 0u32);
-    for (id, &at) in positions.iter().enumerate() {
-        let (x, y) = cell_of(at);
-        let slot = &mut next[y * CELLS + x];
-        members[*slot as usize] = id as u32;
-        *slot += 1;
-    }
+    let (mut starts, mut next) = (zeroed(CELLS * CELLS + 1), zeroed(CELLS * CELLS + 1));
+    let mut members = zeroed(UNITS as usize);
+    let units = units.iter().map(|(unit, position)| (unit.0, position.0));
+    build_grid(units, &mut positions, &mut starts, &mut next, &mut members);
     let intents = intents.get();
     requests.publish(|arena| {
         let mut all = Vec::with_capacity_in(intents.len(), arena);

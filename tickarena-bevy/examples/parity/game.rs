@@ -97,6 +97,35 @@ pub fn cell_of([x, y]: [f32; 2]) -> (usize, usize) {
     (cell(x), cell(y))
 }
 
+/// Fills the planner's grid: every unit's position by id, and the units of
+/// cell `c` as `members[starts[c]..starts[c + 1]]` (counted, then placed,
+/// `next` being the placing cursor). The buffers come zeroed, sized
+/// `UNITS`, `CELLS * CELLS + 1` (twice) and `UNITS`: each version makes
+/// them its own way.
+pub fn build_grid(
+    units: impl IntoIterator<Item = (u32, [f32; 2])>,
+    positions: &mut [[f32; 2]],
+    starts: &mut [u32],
+    next: &mut [u32],
+    members: &mut [u32],
+) {
+    for (unit, at) in units {
+        positions[unit as usize] = at;
+        let (x, y) = cell_of(at);
+        starts[y * CELLS + x + 1] += 1;
+    }
+    for cell in 0..CELLS * CELLS {
+        starts[cell + 1] += starts[cell];
+    }
+    next.copy_from_slice(starts);
+    for (id, &at) in positions.iter().enumerate() {
+        let (x, y) = cell_of(at);
+        let slot = &mut next[y * CELLS + x];
+        members[*slot as usize] = id as u32;
+        *slot += 1;
+    }
+}
+
 /// Calls `near` with every unit in the 3x3 cells around `at`, given the
 /// grid as `starts` (cell `c`'s units are `members[starts[c]..starts[c+1]]`).
 #[inline]

@@ -14,7 +14,7 @@ use bevy_ecs::prelude::*;
 use bevy_utils::Parallel;
 
 use crate::game::{
-    CELLS, FrameCount, Intent, Position, ReportTotals, UNITS, Unit, WalkTotals, cell_of,
+    CELLS, FrameCount, Intent, Position, ReportTotals, UNITS, Unit, WalkTotals, build_grid,
     for_each_near, is_close, path_length, step_unit, waypoints,
 };
 
@@ -82,28 +82,18 @@ fn plan(
         next,
         members,
     } = &mut *grid;
+    for (buffer, len) in [
+        (&mut *starts, CELLS * CELLS + 1),
+        (&mut *next, CELLS * CELLS + 1),
+        (&mut *members, UNITS as usize),
+    ] {
+        buffer.clear();
+        buffer.resize(len, 0);
+    }
     positions.clear();
     positions.resize(UNITS as usize, [0.0; 2]);
-    starts.clear();
-    starts.resize(CELLS * CELLS + 1, 0u32);
-    for (unit, position) in &units {
-        positions[unit.0 as usize] = position.0;
-        let (x, y) = cell_of(position.0);
-        starts[y * CELLS + x + 1] += 1;
-    }
-    for cell in 0..CELLS * CELLS {
-        starts[cell + 1] += starts[cell];
-    }
-    next.clear();
-    next.extend_from_slice(starts);
-    members.clear();
-    members.resize(UNITS as usize, 0u32);
-    for (id, &at) in positions.iter().enumerate() {
-        let (x, y) = cell_of(at);
-        let slot = &mut next[y * CELLS + x];
-        members[*slot as usize] = id as u32;
-        *slot += 1;
-    }
+    let units = units.iter().map(|(unit, position)| (unit.0, position.0));
+    build_grid(units, positions, starts, next, members);
     let requests = &mut *requests;
     requests.items.clear();
     requests.labels.clear();
