@@ -162,9 +162,10 @@ fn scopes(c: &mut Criterion) {
 }
 
 /// One scope alone, open and close: keeping a `u64` allocated in it; and a
-/// scope whose vector is pushed to 64 `u64`s from empty, against a `Vec`
-/// reused across calls (`clear`, then 64 pushes: what a careful programmer
-/// writes without an arena) and bump-scope's `BumpVec` in its scope.
+/// scope whose vector is pushed to 64 `u64`s from empty (and with room for
+/// them), against a `Vec` reused across calls (`clear`, then 64 pushes:
+/// what a careful programmer writes without an arena) and bump-scope's
+/// `BumpVec` in its scope.
 fn one_scope(c: &mut Criterion) {
     let mut group = c.benchmark_group("scope_open_close");
     group.bench_function("tickarena", |b| {
@@ -189,6 +190,18 @@ fn one_scope(c: &mut Criterion) {
         b.iter(|| {
             scoped(|temp| {
                 let mut values = Vec::new_in(temp);
+                (0..64u64).for_each(|k| values.push(black_box(k)));
+                values[63]
+            })
+        })
+    });
+    // The same with room for the 64 from the start: what is left of the
+    // case above is std's `Vec` growing 4, 8, .., 64 through its
+    // out-of-line growth path (the arena grows each in place).
+    group.bench_function("tickarena_scoped_with_capacity", |b| {
+        b.iter(|| {
+            scoped(|temp| {
+                let mut values = Vec::with_capacity_in(64, temp);
                 (0..64u64).for_each(|k| values.push(black_box(k)));
                 values[63]
             })

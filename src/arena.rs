@@ -32,7 +32,7 @@ use crate::published::Published;
 use crate::region::Region;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
-use retention::Retention;
+use retention::{Retention, Window};
 
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
@@ -102,17 +102,22 @@ pub struct FrameArena {
     top: Published,
     /// Address one past the last committed byte.
     end: Cell<usize>,
-    /// The highest `top` this frame had before it last moved other than by
-    /// a bump (freeing, shrinking or growing the most recent allocation).
-    /// Kept off the allocation fast path, which only raises `top`.
+    /// The highest `top` this frame had before it was last lowered (the
+    /// most recent allocation freed or shrunk). Kept off the allocation
+    /// fast path and growth in place, which only raise `top`.
     lowered_from: Published,
     region: Region,
     /// What is kept across a reclaim, and when more is given back.
     retention: Retention,
-    /// Most bytes used by any finished frame.
+    /// Most bytes used by a frame of a finished retention window (the
+    /// current window's frames are the retention's own figures: a reset
+    /// then updates one peak and one count, see `reset`).
     high_water: usize,
-    /// Reclaims and resets so far.
+    /// Reclaims and resets of finished retention windows.
     frames: u64,
+    /// Whether this arena refused a collection this frame (see `refusal`):
+    /// only then does the reset have a refusal to forget.
+    refused: Cell<bool>,
     name: Option<&'static str>,
     /// Where each frame's figures go in Tracy (`None`: not plotted, e.g.
     /// the arenas of a `ThreadArenas`, which plots their sums).
@@ -227,6 +232,7 @@ impl FrameArena {
             retention,
             high_water: 0,
             frames: 0,
+            refused: Cell::new(false),
             name,
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
@@ -301,9 +307,8 @@ impl FrameArena {
     #[inline]
     pub fn reset(&mut self) {
         let used = self.peak();
-        self.high_water = self.high_water.max(used);
-        if let Some(keep) = self.retention.frame_ended(used) {
-            self.trim(keep);
+        if self.retention.frame_ended(used) {
+            self.end_window();
         }
         let poisoned = used.min(self.region.committed());
         // Under AddressSanitizer the frame's bytes are poisoned instead
@@ -317,19 +322,26 @@ impl FrameArena {
         asan::poison(self.region.base().as_ptr(), poisoned);
         self.top.set(self.base());
         self.lowered_from.set(self.base());
-        self.frames += 1;
-        refusal::forget(Some(self.base()));
+        if self.refused.get() {
+            self.forget_refusal();
+        }
         #[cfg(feature = "tracy")]
         if let Some(plots) = &mut self.plots {
-            plots.plot(used, self.high_water, self.region.committed());
+            let high_water = self.high_water.max(self.retention.peak());
+            plots.plot(used, high_water, self.region.committed());
         }
     }
 
-    /// Gives committed pages above `keep` bytes back to the OS. Out of line:
-    /// at most once a retention window (`release_after` frames).
+    /// The end of a retention window (`release_after` frames): its figures
+    /// go into the arena's, and committed pages above what it keeps go back
+    /// to the OS. Out of line: a frame arena meets it every few seconds, a
+    /// scope's every 65 536 scopes.
     #[cold]
     #[inline(never)]
-    fn trim(&mut self, keep: usize) {
+    fn end_window(&mut self) {
+        let Window { keep, peak, frames } = self.retention.end_window();
+        self.high_water = self.high_water.max(peak);
+        self.frames += u64::from(frames);
         if self.region.committed() > keep {
             self.region.decommit(keep);
             self.end.set(self.base() + self.region.committed());
@@ -370,11 +382,10 @@ impl FrameArena {
         self.lowered_from.get().max(self.top.get()) - self.base()
     }
 
-    /// Moves the top to `new_top` (down when the most recent allocation is
-    /// freed or shrunk, up when it grows in place), remembering how high it
-    /// was for [`peak`](Self::peak).
+    /// Lowers the top to `new_top` (the most recent allocation is freed or
+    /// shrunk), remembering how high it was for [`peak`](Self::peak).
     #[inline]
-    fn move_top(&self, new_top: usize) {
+    fn lower_top(&self, new_top: usize) {
         let top = self.top.get();
         if top > self.lowered_from.get() {
             self.lowered_from.set(top);
@@ -398,10 +409,10 @@ impl FrameArena {
         let used = self.used();
         ArenaStats {
             used,
-            high_water: self.high_water.max(self.peak()),
+            high_water: self.high_water.max(self.retention.peak()).max(self.peak()),
             committed: self.region.committed(),
             reserved: self.region.reserved(),
-            frames: self.frames,
+            frames: self.frames + u64::from(self.retention.frames()),
         }
     }
 
@@ -515,7 +526,7 @@ impl FrameArena {
         // Freed, last or not: nothing may read it any more.
         asan::poison(ptr.as_ptr().wrapping_add(keep), old_size - keep);
         if self.is_last(ptr, old_size) {
-            self.move_top(ptr.addr().get() + keep);
+            self.lower_top(ptr.addr().get() + keep);
         }
     }
 
@@ -534,7 +545,8 @@ impl FrameArena {
         if new_top > self.end.get() && self.commit_through(new_top).is_err() {
             return false;
         }
-        self.move_top(new_top);
+        // Up, like a bump: the peak is the new top, `lowered_from` stays.
+        self.top.set(new_top);
         asan::unpoison(ptr.as_ptr(), new.size());
         true
     }
@@ -544,7 +556,17 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     pub(crate) fn remember_refusal(&self, layout: Layout) {
+        self.refused.set(true);
         refusal::remember(self.base(), self.refusal(layout));
+    }
+
+    /// The frame ends: a refusal of this arena nobody handled is no longer
+    /// to be reported.
+    #[cold]
+    #[inline(never)]
+    fn forget_refusal(&self) {
+        self.refused.set(false);
+        refusal::forget(Some(self.base()));
     }
 
     /// What this arena says when it cannot serve `layout` now.

@@ -129,12 +129,20 @@ thread_local! {
 /// ```compile_fail
 /// let kept: &mut u32 = tickarena::scoped(|temp| temp.alloc(7u32));
 /// ```
+#[inline]
 #[track_caller]
 pub fn scoped<R>(f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> R {
     match try_scoped(f) {
         Ok(result) => result,
-        Err(error) => panic!("tickarena: cannot open a scope: {error}"),
+        Err(error) => cannot_open(error),
     }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn cannot_open(error: ArenaError) -> ! {
+    panic!("tickarena: cannot open a scope: {error}")
 }
 
 /// [`scoped`], with an error instead of a panic when this thread reaches a
@@ -158,6 +166,7 @@ pub fn scoped<R>(f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> R {
 /// .expect("address space for the scope");
 /// assert_eq!(sum, 332_833_500);
 /// ```
+#[inline]
 pub fn try_scoped<R>(f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> Result<R, ArenaError> {
     let scope = enter()?;
     // SAFETY: `enter` returned a pointer to this thread's arena for this

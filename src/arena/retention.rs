@@ -51,24 +51,56 @@ impl Retention {
         self.release_after
     }
 
-    /// A frame that used `used` bytes has ended: at the end of a window,
-    /// the committed bytes to keep (the pages above go back); `None` in
-    /// between, when nothing is given back.
-    #[inline]
-    pub(crate) fn frame_ended(&mut self, used: usize) -> Option<usize> {
-        self.peak = self.peak.max(used);
-        self.frames += 1;
-        if self.frames < self.release_after {
-            return None;
+    /// Frames ended in the current window.
+    pub(crate) const fn frames(&self) -> u32 {
+        self.frames
+    }
+
+    /// The most bytes a frame of the current window used.
+    pub(crate) const fn peak(&self) -> usize {
+        self.peak
+    }
+
+    /// A frame that used `used` bytes has ended: whether that ends the
+    /// window (then [`end_window`](Self::end_window) says what to keep).
+    ///
+    /// A branch rather than `max`: a frame below the window's peak stores
+    /// nothing, so resets in a row (a scope's, thousands a frame) do not
+    /// each wait for the previous one's store of the peak to be read back.
+    #[inline(always)]
+    pub(crate) fn frame_ended(&mut self, used: usize) -> bool {
+        if used > self.peak {
+            self.peak = used;
         }
+        self.frames += 1;
+        self.frames >= self.release_after
+    }
+
+    /// Ends the current window and starts the next: what it leaves to keep
+    /// (the pages above go back), and its figures.
+    pub(crate) fn end_window(&mut self) -> Window {
         let keep = if self.release_after == 0 {
             self.retain
         } else {
             self.retain.max(self.peak)
         };
+        let ended = Window {
+            keep,
+            peak: self.peak,
+            frames: self.frames,
+        };
         (self.frames, self.peak) = (0, 0);
-        Some(keep)
+        ended
     }
+}
+
+/// A window that ended: the committed bytes to keep, the most bytes one
+/// of its frames used, and its frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub(crate) keep: usize,
+    pub(crate) peak: usize,
+    pub(crate) frames: u32,
 }
 
 #[cfg(test)]
@@ -83,7 +115,11 @@ mod tests {
     fn run(mut retention: Retention, frames: &[usize]) -> Vec<Option<usize>> {
         frames
             .iter()
-            .map(|&used| retention.frame_ended(used))
+            .map(|&used| {
+                retention
+                    .frame_ended(used)
+                    .then(|| retention.end_window().keep)
+            })
             .collect()
     }
 
@@ -111,6 +147,25 @@ mod tests {
         assert_eq!(kept[3], Some(1000));
         assert_eq!(kept[7], Some(100));
         assert_eq!(kept.iter().flatten().count(), 2);
+    }
+
+    #[test]
+    fn a_window_reports_its_peak_and_frames() {
+        let mut retention = Retention::new(100, 3);
+        assert!(!retention.frame_ended(40));
+        assert!(!retention.frame_ended(700));
+        assert_eq!((retention.frames(), retention.peak()), (2, 700));
+        assert!(retention.frame_ended(5));
+        let window = retention.end_window();
+        assert_eq!(
+            window,
+            Window {
+                keep: 700,
+                peak: 700,
+                frames: 3
+            }
+        );
+        assert_eq!((retention.frames(), retention.peak()), (0, 0));
     }
 
     #[test]

@@ -58,6 +58,30 @@ fn stats_track_high_water_across_frames() {
     assert_eq!(arena.stats().high_water, 9000);
 }
 
+/// A reset in the middle of a retention window updates only the window's
+/// figures; the arena's count of frames and its high water must still be
+/// right after every one, across window ends.
+#[test]
+fn frames_and_high_water_are_right_inside_and_across_retention_windows() {
+    let mut arena = FrameArena::builder()
+        .reserve(64 * MIB)
+        .release_after(3)
+        .build()
+        .unwrap();
+    let sizes = [100, 5000, 200, 50, 7000, 10, 10, 6000];
+    let mut high_water = 0;
+    for (frame, &size) in sizes.iter().enumerate() {
+        arena.alloc_slice_fill_with(size, |i| i as u8);
+        high_water = high_water.max(size);
+        assert_eq!(arena.stats().high_water, high_water, "frame {frame}");
+        arena.reset();
+        let stats = arena.stats();
+        assert_eq!(stats.frames, frame as u64 + 1);
+        assert_eq!(stats.high_water, high_water, "after frame {frame}");
+        assert_eq!(stats.used, 0);
+    }
+}
+
 #[test]
 fn peak_and_high_water_count_bytes_given_back_at_the_top() {
     let mut arena = small_arena();

@@ -180,7 +180,7 @@ mod counter_examples {
     #[test]
     #[ignore = "undefined behaviour on purpose: scripts/miri-counter-examples runs it"]
     fn write_through_the_pointer_while_a_shared_ref_is_in_use_stacked_and_tree() {
-        let mut list: SegmentedList<u32> = (0..10).collect();
+        let list: SegmentedList<u32> = (0..10).collect();
         let p = list.get_ptr(3).unwrap();
         let r = &list[3];
         // SAFETY: none; `r` is read again below, which the docs forbid.
@@ -191,7 +191,7 @@ mod counter_examples {
     #[test]
     #[ignore = "undefined behaviour on purpose: scripts/miri-counter-examples runs it"]
     fn pointer_used_after_leak_then_the_leaked_slice_stacked() {
-        let mut list: SegmentedList<u32> = (0..10).collect();
+        let list: SegmentedList<u32> = (0..10).collect();
         let p = list.get_ptr(3).unwrap();
         let frozen = list.leak();
         // SAFETY: none; `leak` handed element 3 out as `&mut`, which the docs

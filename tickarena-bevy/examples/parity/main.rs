@@ -6,19 +6,25 @@
 //! parallel.
 //!
 //! * `arena`: tickarena-bevy as its README recommends (`Workers`'
-//!   collector, `FrameWriter`/`FrameReader`, `FrameScratch`, `scoped`);
+//!   collector, `FrameWriter`/`FrameReader`, `FrameScratch`, `scoped`,
+//!   room for the usual neighbour count in each scope's list);
+//! * `arena_grown`: the same with each neighbour list grown from empty
+//!   (`Vec::new_in(temp)`, as the issue's game wrote it; `--arena
+//!   arena_grown` pairs it with `local`);
 //! * `local`: `Local<Parallel<_>>`, `Local`s and a resource of flat buffers
 //!   reused every frame: what a careful Bevy programmer writes today.
 //!
 //! Each version runs in its own process, in pairs, alternating which goes
 //! first; the table gives the median of the pairs' ratios, and each
-//! version's medians: time per ordinary and per burst frame, minor page
+//! version's medians: time per ordinary and per burst frame (each run's
+//! mean, which counts the frames a busy machine stalls, and each run's
+//! median, which does not), minor page
 //! faults, heap allocations per frame (Bevy's own included, the same
 //! schedule in both), resident memory before a burst, at it and after the
 //! bursts stop, and the address space.
 //!
 //! ```sh
-//! cargo run --release -p tickarena-bevy --example parity -- [--pairs 6] [--frames 600]
+//! cargo run --release -p tickarena-bevy --example parity -- [--pairs 6] [--frames 600] [--arena arena_grown]
 //! ```
 
 #[path = "../../../examples/support/counting_alloc.rs"]
@@ -44,8 +50,10 @@ static COUNTING: Counting = Counting;
 /// What one run of a version measured.
 #[derive(Clone, Copy, Debug, Default)]
 struct Measured {
-    ordinary_micros: f64,
-    burst_micros: f64,
+    /// Time per ordinary frame, the run's mean and its median.
+    ordinary_micros: [f64; 2],
+    /// Time per burst frame, the same.
+    burst_micros: [f64; 2],
     faults_per_frame: f64,
     allocations_per_frame: f64,
     /// Resident bytes just before a burst, at it, and after the bursts stop.
@@ -71,7 +79,9 @@ fn app(version: &str) -> App {
         .init_resource::<WalkTotals>()
         .init_resource::<ReportTotals>();
     match version {
-        "arena" => arena::add(&mut app),
+        "arena" => arena::add::<16>(&mut app),
+        // The issue's code: each neighbour list grows from empty.
+        "arena_grown" => arena::add::<0>(&mut app),
         "local" => local_reuse::add(&mut app),
         // The `Local` version with an empty exclusive system in `Last`, as
         // the tickarena version's frame end is: Bevy's own cost of one more
@@ -80,7 +90,7 @@ fn app(version: &str) -> App {
             local_reuse::add(&mut app);
             app.add_systems(bevy_app::Last, |_: &mut bevy_ecs::world::World| {});
         }
-        other => panic!("unknown version {other:?}: arena or local"),
+        other => panic!("unknown version {other:?}: arena, arena_grown, local or local_last"),
     }
     app.world_mut()
         .spawn_batch((0..UNITS).map(|unit| (Unit(unit), start(unit))));
@@ -94,7 +104,12 @@ fn run(version: &str, frames: u64) -> Measured {
     for _ in 0..warm_up {
         app.update();
     }
-    let (mut ordinary, mut ordinary_frames, mut burst, mut bursts) = (0.0, 0u32, 0.0, 0u32);
+    // Each frame's time, ordinary and burst: sized before the allocations
+    // are counted.
+    let mut times = [
+        Vec::with_capacity(frames as usize),
+        Vec::with_capacity(frames as usize),
+    ];
     let mut rss = [0; 3];
     let (faults, allocations_before) = (minor_faults_of_process(), allocations());
     for frame in warm_up + 1..=warm_up + frames {
@@ -103,14 +118,9 @@ fn run(version: &str, frames: u64) -> Measured {
         }
         let started = Instant::now();
         app.update();
-        let took = started.elapsed().as_secs_f64() * 1e6;
-        if is_burst(frame) {
-            (burst, bursts) = (burst + took, bursts + 1);
-            if rss[1] == 0 {
-                rss[1] = status_field("VmRSS:");
-            }
-        } else {
-            (ordinary, ordinary_frames) = (ordinary + took, ordinary_frames + 1);
+        times[usize::from(is_burst(frame))].push(started.elapsed().as_secs_f64() * 1e6);
+        if is_burst(frame) && rss[1] == 0 {
+            rss[1] = status_field("VmRSS:");
         }
     }
     let faults_per_frame = (minor_faults_of_process() - faults) as f64 / frames as f64;
@@ -126,8 +136,8 @@ fn run(version: &str, frames: u64) -> Measured {
     }
     rss[2] = status_field("VmRSS:");
     Measured {
-        ordinary_micros: ordinary / f64::from(ordinary_frames.max(1)),
-        burst_micros: burst / f64::from(bursts.max(1)),
+        ordinary_micros: mean_and_median(&times[0]),
+        burst_micros: mean_and_median(&times[1]),
         faults_per_frame,
         allocations_per_frame,
         rss,
@@ -146,6 +156,11 @@ fn lines_of(source: &str) -> usize {
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with("//"))
         .count()
+}
+
+fn mean_and_median(values: &[f64]) -> [f64; 2] {
+    let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
+    [mean, median(values.to_vec())]
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -170,8 +185,8 @@ fn run_child(version: &str, frames: u64) -> Measured {
     let number = |i: usize| fields[i].parse::<f64>().unwrap();
     let whole = |i: usize| fields[i].parse::<u64>().unwrap();
     Measured {
-        ordinary_micros: number(0),
-        burst_micros: number(1),
+        ordinary_micros: [number(0), number(13)],
+        burst_micros: [number(1), number(14)],
         faults_per_frame: number(2),
         allocations_per_frame: number(3),
         rss: [whole(4), whole(5), whole(6)],
@@ -193,13 +208,18 @@ fn run_child(version: &str, frames: u64) -> Measured {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut version, mut frames, mut pairs) = (None, 600u64, 6usize);
+    // The tickarena version paired with `Local` reuse.
+    let mut arena = "arena".to_owned();
     while let Some(flag) = args.next() {
         let mut number = || args.next().and_then(|n| n.parse().ok()).expect("a number");
         match flag.as_str() {
             "--version" => version = args.next(),
             "--frames" => frames = number(),
             "--pairs" => pairs = number() as usize,
-            other => panic!("unknown flag {other:?}: --pairs N, --frames N, --version NAME"),
+            "--arena" => arena = args.next().expect("a version"),
+            other => panic!(
+                "unknown flag {other:?}: --pairs N, --frames N, --arena NAME, --version NAME"
+            ),
         }
     }
     if let Some(version) = version {
@@ -207,9 +227,9 @@ fn main() {
         let m = run(&version, frames);
         let (walk, report) = m.totals;
         println!(
-            "{:.2} {:.2} {:.3} {:.3} {} {} {} {} {} {} {} {} {}",
-            m.ordinary_micros,
-            m.burst_micros,
+            "{:.2} {:.2} {:.3} {:.3} {} {} {} {} {} {} {} {} {} {:.2} {:.2}",
+            m.ordinary_micros[0],
+            m.burst_micros[0],
             m.faults_per_frame,
             m.allocations_per_frame,
             m.rss[0],
@@ -221,18 +241,20 @@ fn main() {
             walk.longest,
             report.label_bytes,
             report.neighbours,
+            m.ordinary_micros[1],
+            m.burst_micros[1],
         );
         return;
     }
     println!(
-        "{pairs} pairs of runs, {frames} frames each after a warm-up of two bursts; {UNITS} units, a burst every {BURST_EVERY}th frame"
+        "{pairs} pairs of runs ({arena} and local), {frames} frames each after a warm-up of two bursts; {UNITS} units, a burst every {BURST_EVERY}th frame"
     );
     let mut runs: [Vec<Measured>; 2] = [Vec::new(), Vec::new()];
     for pair in 0..pairs {
         // Alternate which version goes first.
         let order = if pair % 2 == 0 { [0, 1] } else { [1, 0] };
         for index in order {
-            runs[index].push(run_child(["arena", "local"][index], frames));
+            runs[index].push(run_child([arena.as_str(), "local"][index], frames));
         }
     }
     let totals = runs[0][0].totals;
@@ -253,10 +275,14 @@ fn main() {
     println!("| --- | ---: | ---: | ---: |");
     for (name, f) in [
         (
-            "ordinary frame",
-            (|m| m.ordinary_micros) as fn(&Measured) -> f64,
+            "ordinary frame, each run's mean",
+            (|m| m.ordinary_micros[0]) as fn(&Measured) -> f64,
         ),
-        ("burst frame", |m| m.burst_micros),
+        ("ordinary frame, each run's median", |m| {
+            m.ordinary_micros[1]
+        }),
+        ("burst frame, each run's mean", |m| m.burst_micros[0]),
+        ("burst frame, each run's median", |m| m.burst_micros[1]),
     ] {
         let ratios = ratios(f);
         let (low, high) = ratios
@@ -307,7 +333,7 @@ fn main() {
 mod tests {
     use super::run;
 
-    /// Both versions find the same totals, and the tickarena version makes
+    /// The versions find the same totals, and the tickarena version makes
     /// no more heap allocations than the `Local` one with the same number
     /// of systems (Bevy's own): none of its own. `cargo test -p
     /// tickarena-bevy` runs this.
@@ -317,6 +343,7 @@ mod tests {
         let arena = run("arena", frames);
         let local = run("local_last", frames);
         assert_eq!(arena.totals, local.totals);
+        assert_eq!(run("arena_grown", frames).totals, local.totals);
         assert!(arena.totals.0.requests > 0 && arena.totals.1.neighbours > 0);
         assert!(
             arena.allocations_per_frame <= local.allocations_per_frame + 0.5,
