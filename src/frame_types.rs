@@ -61,7 +61,11 @@ pub type FrameString<'f> = String<&'f FrameArena>;
 /// index of this frame's entities): hashbrown's `HashMap` (the map std's is
 /// built on; std's takes no allocator on stable Rust), with its fast
 /// default hasher (foldhash) unless `S` says otherwise. Its whole API works
-/// in the arena, `entry(..).or_default()` included. Cargo feature
+/// in the arena, `entry(..).or_default()` included for values that have a
+/// `Default`. An arena `Vec` has none (it needs its arena): a map of
+/// lists fills its entries with `or_insert_with(|| Vec::new_in(arena))`
+/// (`or_default()` there is rustc's E0599, "the method `or_default`
+/// exists ... but its trait bounds were not satisfied"). Cargo feature
 /// `hashbrown` (default).
 ///
 /// # Example
@@ -75,6 +79,19 @@ pub type FrameString<'f> = String<&'f FrameArena>;
 /// *grid.entry((0, 1)).or_insert(0) += 1;
 /// assert_eq!(grid[&(0, 1)], 2);
 /// assert!(arena.used() > 0, "the table is in the arena");
+/// ```
+///
+/// A map of lists, each list in the arena too:
+///
+/// ```
+/// use tickarena::{FrameArena, FrameHashMap, FrameVec};
+///
+/// let arena = FrameArena::new();
+/// let mut by_cell: FrameHashMap<'_, (i32, i32), FrameVec<'_, u32>> = FrameHashMap::new_in(&arena);
+/// for (unit, cell) in [(1, (0, 0)), (2, (0, 0)), (3, (1, 0))] {
+///     by_cell.entry(cell).or_insert_with(|| Vec::new_in(&arena)).push(unit);
+/// }
+/// assert_eq!(by_cell[&(0, 0)], [1, 2]);
 /// ```
 ///
 /// Another hasher, such as Bevy's `FixedHasher` or std's `RandomState`:

@@ -179,6 +179,68 @@ pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, FromUtf16Error, String};
 #[cfg(feature = "std")]
 pub use threads::ThreadArenas;
+/// `#[derive(FrameData)]` (feature `derive`): a kind of frame data from
+/// the type of the data itself. On a type with one lifetime, the frame
+/// arena's (`HoodOf<'f>`), it implements [`FrameData`](trait@FrameData)
+/// for the type at `'static` (`type Of<'f> = HoodOf<'f>`) and
+/// [`CovariantFrameData`], whose `{ data }` body compiles only if the type
+/// is covariant in that lifetime (frozen data is: slices, `str`s,
+/// structs of those). Name the kind with an alias: `type Hood =
+/// HoodOf<'static>;`. A type with no lifetime works too; data that is not
+/// covariant (a `Cell`, a `&mut` in it) takes
+/// `#[frame_data(not_covariant)]` and is read through closures.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, FrameData};
+///
+/// /// Each cell's units, and their labels: frozen arena data.
+/// #[derive(FrameData)]
+/// struct HoodOf<'f> {
+///     cells: &'f [&'f [u32]],
+///     labels: &'f [&'f str],
+/// }
+/// type Hood = HoodOf<'static>; // the kind, for `seal`, `FrameWriter<Hood>`, ..
+///
+/// let sealed = FrameArena::new().seal::<Hood>(|arena| {
+///     let cells = [&*arena.alloc_slice_copy(&[1, 2]), &*arena.alloc_slice_copy(&[3])];
+///     HoodOf { cells: arena.alloc_slice_copy(&cells), labels: arena.alloc_slice_copy(&["a", "b"]) }
+/// });
+/// let hood: &HoodOf<'_> = sealed.get(); // covariant: no closure needed
+/// assert_eq!((hood.cells[0], hood.labels[1]), (&[1, 2][..], "b"));
+/// ```
+#[cfg(feature = "derive")]
+pub use tickarena_derive::FrameData;
+/// `#[derive(RollbackState)]` (feature `derive`): `Clone` for a rollback
+/// state, with a `clone_from` that calls `clone_from` on every field (and,
+/// in an enum, on every field of the same variant), so saving into a
+/// recycled slot reuses the capacity of each `Vec` and `String` in it.
+/// std's derived `Clone` keeps the default `clone_from`
+/// (`*self = source.clone()`): a fresh allocation per collection per save.
+/// Used in place of `#[derive(Clone)]`. See
+#[cfg_attr(feature = "ggrs", doc = "[`RollbackGame`](rollback::RollbackGame).")]
+#[cfg_attr(not(feature = "ggrs"), doc = "`rollback::RollbackGame`.")]
+///
+/// # Example
+///
+/// ```
+/// use tickarena::RollbackState;
+///
+/// #[derive(RollbackState, Default)]
+/// struct Sim {
+///     positions: Vec<(i32, i32)>,
+///     names: Vec<String>,
+/// }
+/// let live = Sim { positions: vec![(1, 2); 100], names: vec!["ann".into()] };
+/// let mut slot = Sim::default();
+/// slot.clone_from(&live); // the first save allocates
+/// let buffer = slot.positions.as_ptr();
+/// slot.clone_from(&live); // later ones reuse the slot's buffers
+/// assert_eq!((slot.positions.as_ptr(), slot.positions.len()), (buffer, 100));
+/// ```
+#[cfg(feature = "derive")]
+pub use tickarena_derive::RollbackState;
 #[cfg(feature = "tracy")]
 pub use tracy::tracy_points_sent;
 

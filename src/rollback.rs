@@ -134,57 +134,67 @@ pub struct PlayerInput<I> {
 ///
 /// # Example
 ///
-/// A game whose world has more than its state (a log, caches): only the
-/// state is saved.
+/// The layout that cannot drift: everything the simulation reads from
+/// one tick to the next in one field (here `sim`), whose type is the
+/// state. `save` and `load` are then one `clone_from` each, no field can
+/// be left out of one of them, and `#[derive(RollbackState)]` (feature
+/// `derive`) writes a field-wise `clone_from`, so a save reuses every
+/// `Vec`'s and `String`'s capacity in the slot (std's derived `Clone`
+/// does not: its `clone_from` is `*self = source.clone()`, a fresh
+/// allocation per collection per save). What is not simulation state (a
+/// log, caches, what the screen shows) lives beside it, is not saved, and
+/// is not rolled back.
 ///
 /// ```
 /// use tickarena::frame_loop::{Frame, Game};
 /// use tickarena::rollback::{Checksum, PlayerInput, RollbackGame};
-/// use core::hash::Hasher;
+/// use tickarena::RollbackState;
 ///
 /// #[derive(Default)]
 /// struct Shooter {
-///     state: Positions,
+///     sim: Sim,         // the state: saved and loaded whole
 ///     log: Vec<String>, // not simulation state: not saved
 /// }
-/// #[derive(Clone, Default)]
-/// struct Positions(Vec<(f32, f32)>);
+/// #[derive(RollbackState, Default, Hash)]
+/// struct Sim {
+///     positions: Vec<(i32, i32)>,
+///     scores: Vec<u32>,
+/// }
 ///
 /// impl Game for Shooter {
 ///     type Event = (usize, char);
 ///     type Scratch<'f> = ();
 ///     fn actions<'f>(&mut self, (player, key): (usize, char), _: &mut Frame<'f, Self>) {
 ///         if key == 'd' {
-///             self.state.0[player].0 += 1.0;
+///             self.sim.positions[player].0 += 1;
 ///         }
 ///     }
 /// }
 ///
 /// impl RollbackGame for Shooter {
 ///     type Input = char;
-///     type State = Positions;
+///     type State = Sim;
 ///     fn events(input: PlayerInput<char>) -> impl IntoIterator<Item = (usize, char)> {
 ///         Some((input.player, input.input))
 ///     }
-///     fn save(&self, state: &mut Positions) {
-///         state.clone_from(&self.state); // reuses the slot's capacity
+///     fn save(&self, state: &mut Sim) {
+///         state.clone_from(&self.sim); // field by field, into the slot's capacity
 ///     }
-///     fn load(&mut self, state: &Positions) {
-///         self.state.clone_from(state);
+///     fn load(&mut self, state: &Sim) {
+///         self.sim.clone_from(state);
 ///     }
-///     fn checksum(state: &Positions) -> u128 {
-///         let mut sum = Checksum::new();
-///         for &(x, y) in &state.0 {
-///             sum.write_f32(x);
-///             sum.write_f32(y);
-///         }
-///         sum.finish128()
+///     fn checksum(state: &Sim) -> u128 {
+///         Checksum::of(state) // the same on every machine (see `Checksum`)
 ///     }
 /// }
-/// # let mut game = tickarena::rollback::RollbackLoop::new(Shooter { state: Positions(vec![(0.0, 0.0)]), log: vec![] });
+/// # let sim = Sim { positions: vec![(0, 0)], scores: vec![0] };
+/// # let mut game = tickarena::rollback::RollbackLoop::new(Shooter { sim, log: vec![] });
 /// # let snapshot = game.save(0);
-/// # assert_eq!(snapshot.state().0, [(0.0, 0.0)]);
+/// # assert_eq!(snapshot.state().positions, [(0, 0)]);
 /// ```
+///
+/// Without the derive, write `Clone` by hand with a `clone_from` that
+/// calls `clone_from` on each field.
 pub trait RollbackGame: Game {
     /// What a player sends each frame (ggrs's `Config::Input`: `Copy`,
     /// `PartialEq`, `Default`, and serde's traits, to go over the network).
@@ -248,6 +258,39 @@ pub trait RollbackGame: Game {
     /// assert_ne!(Counter::checksum(&1), Counter::checksum(&2));
     /// ```
     fn checksum(state: &Self::State) -> u128;
+
+    /// A checksum of the whole world, simulation state or not, for the
+    /// state check ([`RollbackLoop::check_state`]); `None` (the default)
+    /// leaves that part of the check out.
+    ///
+    /// With it, the check loads each state it saves straight back and
+    /// compares the world's fingerprints before and after: a field that
+    /// `load` restores but `save` does not write (ggrs cannot see that: every
+    /// slot holds the same stale value) changes the world, and the check
+    /// says so.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::rollback::{Checksum, PlayerInput, RollbackGame};
+    /// # tickarena::__rollback_doc_game!(no_fingerprint);
+    /// impl RollbackGame for Counter {
+    ///     # type Input = u8;
+    ///     # type State = u64;
+    ///     # fn events(input: PlayerInput<u8>) -> impl IntoIterator<Item = u8> { [input.input] }
+    ///     # fn save(&self, state: &mut u64) { *state = self.total; }
+    ///     # fn load(&mut self, state: &u64) { self.total = *state; }
+    ///     # fn checksum(state: &u64) -> u128 { u128::from(*state) }
+    ///     // save, load and checksum as before, and:
+    ///     fn fingerprint(&self) -> Option<u128> {
+    ///         Some(Checksum::of(&self.total)) // every field of the world
+    ///     }
+    /// }
+    /// assert!(Counter { total: 1 }.fingerprint().is_some());
+    /// ```
+    fn fingerprint(&self) -> Option<u128> {
+        None
+    }
 }
 
 /// A ggrs [`Config`] for a [`RollbackGame`]: its input, its snapshots,
@@ -344,6 +387,12 @@ pub struct RollbackLoop<G: RollbackGame> {
     counts: RollbackCounts,
     /// One past the newest tick ever run: a tick below it is re-simulated.
     newest: u64,
+    /// The loop's tick at ggrs's frame 0: the ticks it ran before the
+    /// session (a lobby, a countdown).
+    origin: u64,
+    /// The state check's own slot (see [`check_state`](Self::check_state)),
+    /// when the check is on.
+    check: Option<G::State>,
 }
 
 impl<G: RollbackGame> RollbackLoop<G> {
@@ -366,6 +415,11 @@ impl<G: RollbackGame> RollbackLoop<G> {
     /// slots for a session predicting up to `max_prediction` frames ahead
     /// (the ring grows if the session keeps more).
     ///
+    /// `game` may have ticked already (a lobby or a countdown before the
+    /// session starts): ggrs's frame 0 is its tick now, and
+    /// [`Frame::tick`] goes on counting the loop's ticks (ggrs's frame
+    /// plus the ticks before the session).
+    ///
     /// # Example
     ///
     /// ```
@@ -378,6 +432,8 @@ impl<G: RollbackGame> RollbackLoop<G> {
     pub fn with_loop(game: FrameLoop<G>, max_prediction: usize) -> Self {
         RollbackLoop {
             newest: game.ticks(),
+            origin: game.ticks(),
+            check: cfg!(debug_assertions).then(G::State::default),
             game,
             // ggrs's cells hold `max_prediction + 1` states; one more is
             // written while a cell still holds the one it replaces.
@@ -522,11 +578,105 @@ impl<G: RollbackGame> RollbackLoop<G> {
             G::checksum,
         );
         self.counts.saves += 1;
+        if self.check.is_some() {
+            self.check_save(&snapshot);
+        }
         snapshot
     }
 
+    /// Turns the state check on or off: on by default in debug builds
+    /// (`debug_assertions`), off in release builds. Each check panics
+    /// with a message that names the frame and what to fix:
+    ///
+    /// * after each save, the world is saved again into a slot of the
+    ///   check's own that holds another state: the two checksums must
+    ///   agree (a `save` that keeps part of the slot's old contents, such
+    ///   as a `Vec` extended without `clear`, does not);
+    /// * with a [`fingerprint`](RollbackGame::fingerprint), the saved state
+    ///   is loaded straight back: the world's fingerprint must not change
+    ///   (a field `load` restores but `save` does not write does);
+    /// * after each load, the world is saved again: its checksum must be
+    ///   the loaded state's (a field `save` writes but `load` does not
+    ///   restore differs).
+    ///
+    /// A field that is in neither `save` nor `load` is not rolled back at
+    /// all; no check can see it. Keep the simulation's state in one field
+    /// (see [`RollbackGame`]'s example) and that cannot happen.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::rollback::RollbackLoop;
+    /// # tickarena::__rollback_doc_game!();
+    /// let mut game = RollbackLoop::new(Counter { total: 9 });
+    /// game.check_state(true); // in release builds too
+    /// let snapshot = game.save(0);
+    /// game.load(&snapshot); // checked: the world saves to the same state
+    /// assert_eq!(game.world().total, 9);
+    /// ```
+    pub fn check_state(&mut self, check: bool) {
+        match (check, self.check.is_some()) {
+            (true, false) => self.check = Some(G::State::default()),
+            (false, true) => self.check = None,
+            _ => {}
+        }
+    }
+
+    /// The checks after a save (see [`check_state`](Self::check_state)).
+    #[cold]
+    fn check_save(&mut self, snapshot: &Snapshot<G::State>) {
+        let Some(spare) = self.check.as_mut() else {
+            return;
+        };
+        let world = self.game.world();
+        world.save(spare);
+        let again = G::checksum(spare);
+        assert_eq!(
+            again,
+            snapshot.checksum(),
+            "tickarena: frame {}'s state saved twice gives two checksums ({again:#x} and {:#x}): \
+             `save` keeps part of what the slot held before. Overwrite all of the slot: \
+             `clone_from`, or `clear` each collection before extending it",
+            snapshot.frame(),
+            snapshot.checksum()
+        );
+        if let Some(before) = world.fingerprint() {
+            self.game.world_mut().load(snapshot.state());
+            let after = self.game.world().fingerprint();
+            assert_eq!(
+                after,
+                Some(before),
+                "tickarena: loading frame {}'s state right after saving it changed the world's \
+                 fingerprint: `load` restores something `save` does not write, so every \
+                 rollback puts back a stale value. Write it in `save` too (or keep the whole \
+                 simulation state in one field, saved and loaded with `clone_from`)",
+                snapshot.frame()
+            );
+        }
+    }
+
+    /// The check after a load (see [`check_state`](Self::check_state)).
+    #[cold]
+    fn check_load(&mut self, snapshot: &Snapshot<G::State>) {
+        let Some(spare) = self.check.as_mut() else {
+            return;
+        };
+        self.game.world().save(spare);
+        let again = G::checksum(spare);
+        assert_eq!(
+            again,
+            snapshot.checksum(),
+            "tickarena: the world loaded from frame {}'s state saves to another state \
+             (checksum {again:#x}, the loaded one's {:#x}): `load` does not restore \
+             everything `save` writes. Restore it in `load` too (or keep the whole simulation \
+             state in one field, saved and loaded with `clone_from`)",
+            snapshot.frame(),
+            snapshot.checksum()
+        );
+    }
+
     /// Puts the game back to `snapshot`: its state, and the loop's tick and
-    /// clock (so [`Frame::tick`] counts ggrs's frames again).
+    /// clock (so [`Frame::tick`] counts from that tick again).
     ///
     /// # Example
     ///
@@ -543,15 +693,21 @@ impl<G: RollbackGame> RollbackLoop<G> {
         let (tick, time) = snapshot.clock();
         self.game.rewind(tick, time);
         self.counts.rollbacks += 1;
+        if self.check.is_some() {
+            self.check_load(snapshot);
+        }
     }
 
     fn save_into(&mut self, cell: &GameStateCell<Snapshot<G::State>>, frame: ggrs::Frame) {
         assert_eq!(
             u64::try_from(frame).ok(),
-            Some(self.game.ticks()),
-            "tickarena: ggrs asked to save frame {frame}, but the game is at tick {}: \
-             hand every request to the RollbackLoop, in order",
-            self.game.ticks()
+            Some(self.game.ticks() - self.origin),
+            "tickarena: ggrs asked to save frame {frame}, but the game is at frame {} \
+             (tick {}, {} ticks before the session): hand every request to the \
+             RollbackLoop, in order, and start a new session with a new RollbackLoop",
+            self.frame(),
+            self.game.ticks(),
+            self.origin
         );
         let snapshot = self.save(frame);
         let checksum = snapshot.checksum();
@@ -600,7 +756,8 @@ impl<G: RollbackGame> RollbackLoop<G> {
         &self.game
     }
 
-    /// The ggrs frame the game is at: the next tick to run.
+    /// The ggrs frame the game is at: the next tick to run, counted from
+    /// the session's start (see [`with_loop`](Self::with_loop)).
     ///
     /// # Example
     ///
@@ -610,7 +767,7 @@ impl<G: RollbackGame> RollbackLoop<G> {
     /// assert_eq!(RollbackLoop::new(Counter::default()).frame(), 0);
     /// ```
     pub fn frame(&self) -> ggrs::Frame {
-        self.game.ticks() as ggrs::Frame
+        (self.game.ticks() - self.origin) as ggrs::Frame
     }
 
     /// Ticks, re-simulated ticks, rollbacks and saves so far.
@@ -650,6 +807,19 @@ impl<G: RollbackGame> RollbackLoop<G> {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __rollback_doc_game {
+    (no_fingerprint) => {
+        #[derive(Default)]
+        struct Counter {
+            total: u64,
+        }
+        impl $crate::frame_loop::Game for Counter {
+            type Event = u8;
+            type Scratch<'f> = ();
+            fn actions<'f>(&mut self, input: u8, _: &mut $crate::frame_loop::Frame<'f, Self>) {
+                self.total += u64::from(input);
+            }
+        }
+    };
     () => {
         #[derive(Default)]
         struct Counter {

@@ -93,7 +93,37 @@ pub trait FrameData {
 ///
 /// Implement [`shorten`](Self::shorten) as `{ data }`: the compiler accepts
 /// that body only when `Of<'f>` is covariant in `'f` (data with a
-/// `Cell<&'f T>` in it is not, and keeps [`Sealed::with`]).
+/// `Cell<&'f T>` in it is not, and keeps [`Sealed::with`]). With the
+/// `derive` feature, `#[derive(FrameData)]` on the data's own type writes
+/// both impls (see [`FrameData`](macro@crate::FrameData)); by hand, for a
+/// struct with a lifetime, they are:
+///
+/// ```
+/// use tickarena::{CovariantFrameData, FrameArena, FrameData};
+///
+/// /// Each cell's neighbours, frozen in the arena.
+/// struct HoodOf<'f> {
+///     cells: &'f [&'f [u32]],
+/// }
+/// /// The kind: the data's type at `'static` (or any empty type).
+/// type Hood = HoodOf<'static>;
+/// impl FrameData for Hood {
+///     type Of<'f> = HoodOf<'f>;
+/// }
+/// impl CovariantFrameData for Hood {
+///     // `HoodOf<'long>` is a `HoodOf<'short>`: `{ data }` compiles because
+///     // `HoodOf` is covariant in its lifetime.
+///     fn shorten<'short, 'long: 'short>(data: &'short HoodOf<'long>) -> &'short HoodOf<'short> {
+///         data
+///     }
+/// }
+///
+/// let sealed = FrameArena::new().seal::<Hood>(|arena| {
+///     let cells = [&*arena.alloc_slice_copy(&[1, 2]), &*arena.alloc_slice_copy(&[])];
+///     HoodOf { cells: arena.alloc_slice_copy(&cells) }
+/// });
+/// assert_eq!(sealed.get().cells[0], [1, 2]);
+/// ```
 ///
 /// # Example
 ///

@@ -416,11 +416,8 @@ impl<A: Allocator> String<A> {
     /// ```
     #[track_caller]
     pub fn insert_str(&mut self, idx: usize, s: &str) {
-        assert!(
-            self.is_char_boundary(idx),
-            "byte index {idx} is not a char boundary of a string of length {}",
-            self.len()
-        );
+        // std's assertion, so its message is std's.
+        assert!(self.is_char_boundary(idx));
         self.push_str(s);
         self.vec[idx..].rotate_right(s.len());
     }
@@ -456,11 +453,10 @@ impl<A: Allocator> String<A> {
     /// ```
     #[track_caller]
     pub fn remove(&mut self, idx: usize) -> char {
-        let Some(ch) = self.get(idx..).and_then(|rest| rest.chars().next()) else {
-            panic!(
-                "cannot remove a char at byte index {idx} of a string of length {}",
-                self.len()
-            )
+        // Slicing as std does, so an index off a boundary panics with
+        // std's message (naming the character it falls inside).
+        let Some(ch) = self.as_str()[idx..].chars().next() else {
+            panic!("cannot remove a char from the end of a string")
         };
         // Not `Vec::drain`: on stable Rust it is only there for the
         // global allocator.
@@ -487,10 +483,8 @@ impl<A: Allocator> String<A> {
     #[track_caller]
     pub fn truncate(&mut self, new_len: usize) {
         if new_len < self.len() {
-            assert!(
-                self.is_char_boundary(new_len),
-                "new length {new_len} is not a char boundary"
-            );
+            // std's assertion, so its message is std's.
+            assert!(self.is_char_boundary(new_len));
             self.vec.truncate(new_len);
         }
     }
@@ -510,8 +504,9 @@ impl<A: Allocator> String<A> {
 
     /// Keeps only the characters for which `keep` returns `true`, in order.
     ///
-    /// If `keep` panics, the string keeps the characters already accepted and
-    /// loses the rest (as std's `String::retain` does); it stays valid UTF-8.
+    /// If `keep` panics, the string is what std's `String::retain` leaves:
+    /// unchanged if `keep` had rejected nothing yet, otherwise the
+    /// characters accepted so far.
     ///
     /// # Example
     ///
@@ -521,24 +516,30 @@ impl<A: Allocator> String<A> {
     /// assert_eq!(s, "abç");
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(char) -> bool) {
-        /// Truncates to the accepted prefix when dropped, even on a panic
-        /// in `keep`, so the bytes left are always whole characters.
+        /// Accepted characters are moved down to `written`. Dropped (at
+        /// the end, or on a panic in `keep`) once a character was
+        /// rejected, it cuts the string after the accepted ones, so the
+        /// bytes left are always whole characters.
         struct Compacting<'a, A: Allocator> {
             vec: &'a mut Vec<u8, A>,
             written: usize,
+            read: usize,
         }
         impl<A: Allocator> Drop for Compacting<'_, A> {
             fn drop(&mut self) {
-                self.vec.truncate(self.written);
+                if self.written < self.read {
+                    self.vec.truncate(self.written);
+                }
             }
         }
         let len = self.len();
         let mut compacting = Compacting {
             vec: &mut self.vec,
             written: 0,
+            read: 0,
         };
-        let mut read = 0;
-        while read < len {
+        while compacting.read < len {
+            let read = compacting.read;
             // Bytes from `read` on are untouched, so they are whole characters.
             let width = utf8_width(compacting.vec[read]);
             let ch = str::from_utf8(&compacting.vec[read..read + width])
@@ -550,7 +551,7 @@ impl<A: Allocator> String<A> {
                 compacting.vec.copy_within(read..read + width, written);
                 compacting.written += width;
             }
-            read += width;
+            compacting.read += width;
         }
     }
 
@@ -821,7 +822,12 @@ impl<A: Allocator> String<A> {
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn refused_panic(additional: usize, len: usize, error: impl fmt::Display) -> ! {
+fn refused_panic(additional: usize, len: usize, error: TryReserveError) -> ! {
+    // A length past `isize::MAX` fits no allocator: std's message, since
+    // no reservation could help.
+    if error == reserve_error::capacity_overflow() {
+        panic!("capacity overflow");
+    }
     panic!(
         "tickarena::String could not grow by {additional} bytes (length {len}): {error}; \
          if it lives in a FrameArena, raise FrameArena::builder().reserve(bytes)"

@@ -258,3 +258,250 @@ fn two_peers_over_a_lossy_loopback_agree_on_the_confirmed_frame() {
         );
     }
 }
+
+/// Review 4 and the ggrs trial: a loop that ticked before its session, and
+/// the state check that sees a `save` or `load` that drifts.
+mod state {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    use tickarena::RollbackState;
+    use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    use tickarena::rollback::{Checksum, PlayerInput, RollbackConfig, RollbackGame, RollbackLoop};
+
+    use crate::counting_alloc::thread_allocations;
+
+    /// How a [`Drifting`] game gets its `save` and `load` wrong.
+    #[derive(Clone, Copy, Default, PartialEq)]
+    enum Mistake {
+        #[default]
+        None,
+        /// `save` leaves `hits` out; `load` restores it (stale).
+        HitsNotSaved,
+        /// `load` leaves `hits` out; `save` writes it.
+        HitsNotLoaded,
+        /// `save` extends the trail without clearing the slot's.
+        TrailExtended,
+    }
+
+    /// A game with a position, a hit counter and a trail, saved field by
+    /// field (the way that can drift).
+    #[derive(Default)]
+    struct Drifting {
+        x: i64,
+        hits: u64,
+        trail: Vec<i64>,
+        mistake: Mistake,
+        fingerprint: bool,
+    }
+
+    #[derive(Clone, Default, Hash)]
+    struct DriftingState {
+        x: i64,
+        hits: u64,
+        trail: Vec<i64>,
+    }
+
+    impl Game for Drifting {
+        type Event = u8;
+        type Scratch<'f> = ();
+        fn actions<'f>(&mut self, input: u8, _: &mut Frame<'f, Self>) {
+            self.x += i64::from(input);
+            self.hits += u64::from(input % 2);
+            self.trail.push(self.x);
+            if self.trail.len() > 4 {
+                self.trail.remove(0);
+            }
+        }
+    }
+
+    impl RollbackGame for Drifting {
+        type Input = u8;
+        type State = DriftingState;
+        fn events(input: PlayerInput<u8>) -> impl IntoIterator<Item = u8> {
+            [input.input]
+        }
+        fn save(&self, state: &mut DriftingState) {
+            state.x = self.x;
+            if self.mistake != Mistake::HitsNotSaved {
+                state.hits = self.hits;
+            }
+            if self.mistake != Mistake::TrailExtended {
+                state.trail.clear();
+            }
+            state.trail.extend_from_slice(&self.trail);
+        }
+        fn load(&mut self, state: &DriftingState) {
+            self.x = state.x;
+            if self.mistake != Mistake::HitsNotLoaded {
+                self.hits = state.hits;
+            }
+            self.trail.clone_from(&state.trail);
+        }
+        fn checksum(state: &DriftingState) -> u128 {
+            Checksum::of(state)
+        }
+        fn fingerprint(&self) -> Option<u128> {
+            self.fingerprint
+                .then(|| Checksum::of(&(self.x, self.hits, &self.trail)))
+        }
+    }
+
+    /// A one-player SyncTest session rolling back `check_distance` frames.
+    fn session(check_distance: usize) -> ggrs::SyncTestSession<RollbackConfig<Drifting>> {
+        ggrs::SessionBuilder::<RollbackConfig<Drifting>>::new()
+            .with_num_players(1)
+            .unwrap()
+            .with_check_distance(check_distance)
+            .start_synctest_session()
+            .unwrap()
+    }
+
+    /// Runs 60 SyncTest frames (check distance 3) of `game`, the state
+    /// check on or off; its hits, or the panic message if it panicked.
+    fn sync_test(game: Drifting, check: bool) -> Result<u64, String> {
+        let mut game = RollbackLoop::new(game);
+        game.check_state(check);
+        let mut session = session(3);
+        catch_unwind(AssertUnwindSafe(|| {
+            for frame in 0..60u8 {
+                session.add_local_input(0, frame % 3).unwrap();
+                game.handle_requests(session.advance_frame().unwrap());
+            }
+            game.world().hits
+        }))
+        .map_err(|payload| {
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_default()
+        })
+    }
+
+    /// The checked run of a game making `mistake` panics, saying `what`.
+    fn caught(mistake: Mistake, fingerprint: bool, what: &str) {
+        let game = Drifting {
+            mistake,
+            fingerprint,
+            ..Drifting::default()
+        };
+        let message = sync_test(game, true).unwrap_err();
+        assert!(message.contains(what), "{message}");
+    }
+
+    /// Hits of the scripted inputs: every input of 1.
+    const HITS: u64 = 20;
+
+    #[test]
+    fn a_correct_game_passes_the_check() {
+        let game = Drifting {
+            fingerprint: true,
+            ..Drifting::default()
+        };
+        assert_eq!(sync_test(game, true), Ok(HITS));
+    }
+
+    #[test]
+    fn a_field_load_restores_but_save_leaves_out_is_caught_with_a_fingerprint() {
+        // What ggrs cannot see: every slot holds the same stale `hits`, so
+        // the checksums agree, and the game ends with other hits.
+        let unchecked = Drifting {
+            mistake: Mistake::HitsNotSaved,
+            ..Drifting::default()
+        };
+        let hits = sync_test(unchecked, false).expect("ggrs's sync test sees nothing wrong");
+        assert_ne!(hits, HITS, "hits drifted");
+        // The check, with the world's fingerprint, sees it at the first save.
+        caught(
+            Mistake::HitsNotSaved,
+            true,
+            "`load` restores something `save` does not write",
+        );
+    }
+
+    #[test]
+    fn a_field_save_writes_but_load_leaves_out_is_caught() {
+        caught(
+            Mistake::HitsNotLoaded,
+            false,
+            "`load` does not restore everything `save` writes",
+        );
+    }
+
+    #[test]
+    fn a_save_that_keeps_the_slots_old_contents_is_caught() {
+        caught(
+            Mistake::TrailExtended,
+            false,
+            "`save` keeps part of what the slot held before",
+        );
+    }
+
+    #[test]
+    fn a_loop_that_ticked_before_its_session_maps_ggrs_frames_onto_its_ticks() {
+        // A lobby: 5 ticks before the session starts.
+        let mut lobby = FrameLoop::new(Drifting::default());
+        for _ in 0..5 {
+            lobby.tick([1], lobby.step());
+        }
+        let mut game = RollbackLoop::with_loop(lobby, 8);
+        assert_eq!(game.frame(), 0);
+        let mut session = session(7);
+        for frame in 0..40u8 {
+            session.add_local_input(0, frame % 3).unwrap();
+            game.handle_requests(session.advance_frame().unwrap());
+        }
+        assert_eq!(game.frame(), 40);
+        assert_eq!(game.frame_loop().ticks(), 45);
+        let moved: i64 = 5 + (0..40).map(|f| i64::from(f % 3)).sum::<i64>();
+        assert_eq!(game.world().x, moved);
+    }
+
+    /// The state of the guide's layout: derived `RollbackState`.
+    #[derive(RollbackState, Default, Hash)]
+    struct Sim {
+        positions: Vec<(i32, i32)>,
+        names: Vec<String>,
+        title: String,
+    }
+
+    /// The same fields with std's derived `Clone`.
+    #[derive(Clone, Default, Hash)]
+    struct ClonedSim {
+        positions: Vec<(i32, i32)>,
+        names: Vec<String>,
+        title: String,
+    }
+
+    /// Heap allocations of 10 warm saves of `live` into a ring of 10 slots,
+    /// by `clone_from`, the documented pattern.
+    fn allocations_of_ten_saves<S: Clone + Default>(live: &S) -> u64 {
+        let mut slots: Vec<S> = (0..10).map(|_| S::default()).collect();
+        for slot in &mut slots {
+            slot.clone_from(live); // warm: each slot grows once
+        }
+        let before = thread_allocations();
+        for slot in &mut slots {
+            slot.clone_from(live);
+        }
+        thread_allocations() - before
+    }
+
+    #[test]
+    fn saves_with_the_derived_rollback_state_allocate_nothing_once_warm() {
+        let names = vec!["ann".to_string(), "bob".to_string()];
+        let sim = Sim {
+            positions: vec![(1, 2); 64],
+            names: names.clone(),
+            title: "t".into(),
+        };
+        assert_eq!(allocations_of_ten_saves(&sim), 0);
+        // std's derived `Clone` allocates every collection again per save:
+        // what the ggrs trial measured (20 for a struct with a Vec and a String).
+        let cloned = ClonedSim {
+            positions: vec![(1, 2); 64],
+            names,
+            title: "t".into(),
+        };
+        assert!(allocations_of_ten_saves(&cloned) >= 10 * 4);
+    }
+}

@@ -34,6 +34,14 @@ fn op() -> impl Strategy<Value = Op> {
         Just(Op::ShrinkToFit),
         prop::collection::vec(any_char(), 0..6).prop_map(Op::ExtendChars),
         any_text().prop_map(Op::AddAssign),
+        (any::<u16>(), any_char()).prop_map(|(i, c)| Op::InsertAnywhere(i, c)),
+        (any::<u16>(), any_text()).prop_map(|(i, s)| Op::InsertStrAnywhere(i, s)),
+        any::<u16>().prop_map(Op::RemoveAnywhere),
+        any::<u16>().prop_map(Op::TruncateAnywhere),
+        (1u8..4, 0u8..8).prop_map(|(reject_every, panic_at)| Op::RetainPanicking {
+            reject_every,
+            panic_at
+        }),
     ]
 }
 

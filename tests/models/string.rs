@@ -23,6 +23,19 @@ pub enum Op {
     ShrinkToFit,
     ExtendChars(Vec<char>),
     AddAssign(std::string::String),
+    /// Byte positions anywhere, on or off a char boundary, up to past the
+    /// end: these may panic, and then with std's message, leaving what
+    /// std's leaves.
+    InsertAnywhere(u16, char),
+    InsertStrAnywhere(u16, std::string::String),
+    RemoveAnywhere(u16),
+    TruncateAnywhere(u16),
+    /// `retain` rejecting every `reject_every`-th character it is shown,
+    /// and panicking on the `panic_at`-th (if there is one).
+    RetainPanicking {
+        reject_every: u8,
+        panic_at: u8,
+    },
 }
 
 /// The char boundary `pick` lands on: a start of a character, or the end.
@@ -34,6 +47,46 @@ fn boundary(model: &str, pick: u16) -> usize {
         .chain([model.len()])
         .nth(pick as usize % count)
         .unwrap()
+}
+
+/// A byte position anywhere in `model`, or up to two bytes past its end.
+fn anywhere(model: &str, pick: u16) -> usize {
+    pick as usize % (model.len() + 3)
+}
+
+/// Runs `ours` and `model`, each catching a panic: both return the same
+/// value, or both panic with the same message.
+fn same_outcome<R: PartialEq + core::fmt::Debug>(
+    ours: impl FnOnce() -> R,
+    model: impl FnOnce() -> R,
+) {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let message = |payload: Box<dyn core::any::Any + Send>| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<std::string::String>().cloned())
+            .unwrap_or_default()
+    };
+    let ours = catch_unwind(AssertUnwindSafe(ours)).map_err(message);
+    let model = catch_unwind(AssertUnwindSafe(model)).map_err(message);
+    assert_eq!(
+        ours, model,
+        "tickarena's outcome (left) differs from std's (right)"
+    );
+}
+
+/// A `retain` predicate that rejects every `reject_every`-th character
+/// and panics on the `panic_at`-th.
+fn panicking_keep(reject_every: u8, panic_at: u8) -> impl FnMut(char) -> bool {
+    let mut shown = 0u32;
+    move |_| {
+        shown += 1;
+        if shown == u32::from(panic_at) {
+            panic!("keep panicked on character {shown}");
+        }
+        !shown.is_multiple_of(u32::from(reject_every.max(1)))
+    }
 }
 
 /// Applies `op` to both.
@@ -94,6 +147,35 @@ pub fn apply<A: Allocator>(ours: &mut String<A>, model: &mut std::string::String
         Op::AddAssign(s) => {
             *ours += s;
             *model += s;
+        }
+        // Panics are compared where they can be caught (not on wasm32,
+        // nor in a fuzzer built to abort).
+        _ if !cfg!(panic = "unwind") => {}
+        Op::InsertAnywhere(pick, c) => {
+            let at = anywhere(model, *pick);
+            same_outcome(|| ours.insert(at, *c), || model.insert(at, *c));
+        }
+        Op::InsertStrAnywhere(pick, s) => {
+            let at = anywhere(model, *pick);
+            same_outcome(|| ours.insert_str(at, s), || model.insert_str(at, s));
+        }
+        Op::RemoveAnywhere(pick) => {
+            let at = anywhere(model, *pick);
+            same_outcome(|| ours.remove(at), || model.remove(at));
+        }
+        Op::TruncateAnywhere(pick) => {
+            let at = anywhere(model, *pick);
+            same_outcome(|| ours.truncate(at), || model.truncate(at));
+        }
+        Op::RetainPanicking {
+            reject_every,
+            panic_at,
+        } => {
+            let (reject_every, panic_at) = (*reject_every, *panic_at);
+            same_outcome(
+                || ours.retain(panicking_keep(reject_every, panic_at)),
+                || model.retain(panicking_keep(reject_every, panic_at)),
+            );
         }
     }
 }

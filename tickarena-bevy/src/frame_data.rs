@@ -11,15 +11,17 @@
 //! of them run in parallel; the writer takes the resource mutably, so the
 //! executor never runs it beside a reader. Order comes from the schedule
 //! (`.after(writer)`, or a chain); a reader that runs before the writer
-//! (or in a frame it has not run in yet) panics with a message naming both
-//! systems and the order to add.
+//! (or in a frame it has not run in yet) panics with a message that names
+//! the data's type, the frame and the order to add, and both systems when
+//! bevy_ecs's `debug` feature keeps their names. Unordered pairs are
+//! reported before the first frame (see the crate's `order_check`).
 
 use core::fmt::Write;
 
+use crate::order_check::known_name;
 use bevy_app::App;
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::resource::Resource;
-use bevy_ecs::schedule::{Schedules, SystemKey};
 use bevy_ecs::system::{
     ReadOnlySystemParam, Res, ResMut, SystemAccess, SystemMeta, SystemParam,
     SystemParamValidationError,
@@ -159,7 +161,8 @@ impl FrameDataApp for App {
     {
         if !self.world().contains_resource::<PerFrame<D>>() {
             self.insert_resource(PerFrame::<D>::new(builder));
-            crate::frame_end::add_kind(self, end_frame::<D>);
+            let kind = core::any::type_name::<D>();
+            crate::frame_end::add_kind::<PerFrame<D>>(self, kind, end_frame::<D>);
         }
         self
     }
@@ -183,74 +186,13 @@ fn new_arena<D>(builder: &FrameArenaBuilder) -> FrameArena {
     })
 }
 
-/// Ends the frame of this kind of frame data; at the end of the first
-/// frame, checks the order of its users first (see [`check_order`]). Run
-/// by the frame's end (exclusive, for the schedules), so that the check
-/// costs the executor nothing in later frames.
-fn end_frame<D: FrameData + Send + Sync + 'static>(world: &mut World, first: bool)
+/// Ends the frame of this kind of frame data.
+fn end_frame<D: FrameData + Send + Sync + 'static>(world: &mut World)
 where
     for<'f> D::Of<'f>: Send + Sync,
 {
-    if first {
-        check_order::<D>(world);
-    }
     if let Some(mut per_frame) = world.get_resource_mut::<PerFrame<D>>() {
         per_frame.end_frame();
-    }
-}
-
-/// Panics if a schedule runs a writer and another user of this kind of
-/// frame data with no order between them (every schedule that ran is built
-/// by the end of the first frame): which of them runs first would change
-/// from frame to frame, and a reader that ran first would find nothing.
-fn check_order<D: FrameData + Send + Sync + 'static>(world: &World)
-where
-    for<'f> D::Of<'f>: Send + Sync,
-{
-    let Some(id) = world
-        .components()
-        .get_id(core::any::TypeId::of::<PerFrame<D>>())
-    else {
-        return;
-    };
-    let Some(schedules) = world.get_resource::<Schedules>() else {
-        return;
-    };
-    let mut unordered = std::vec::Vec::new();
-    for (label, schedule) in schedules.iter() {
-        for (a, b, conflicts) in schedule.graph().conflicting_systems().iter() {
-            if conflicts.contains(&id) {
-                // Built schedules hold their systems in the executable
-                // part: the names come from there.
-                let name = |key: SystemKey| {
-                    schedule
-                        .systems()
-                        .ok()
-                        .and_then(|mut systems| systems.find(|(k, _)| *k == key))
-                        .map_or_else(std::string::String::new, |(_, system)| {
-                            system.name().to_string()
-                        })
-                };
-                unordered.push((format!("{label:?}"), name(*a), name(*b)));
-            }
-        }
-    }
-    if let Some((schedule, a, b)) = unordered.first() {
-        let kind = core::any::type_name::<D>();
-        let pair = match (known_name(a), known_name(b)) {
-            (Some(a), Some(b)) => format!("`{a}` and `{b}`"),
-            _ => format!(
-                "a system with FrameWriter<{kind}> and another with FrameWriter or \
-                 FrameReader<{kind}>"
-            ),
-        };
-        panic!(
-            "tickarena-bevy: in schedule {schedule}, {pair} use frame data {kind} and are not \
-             ordered ({} such pair(s)): a reader may run before the writer. Order each reader \
-             after the writer: `reader.after(writer)`, or both in one `.chain()` with the \
-             writer first",
-            unordered.len()
-        );
     }
 }
 
@@ -358,8 +300,9 @@ where
     /// # Panics
     ///
     /// If no system published it this frame: this system runs before the
-    /// writer (the message names both and the ordering to add), or the
-    /// writer did not run this frame.
+    /// writer (the message names the data's type and the ordering to add,
+    /// and both systems with bevy_ecs's `debug` feature), or the writer did
+    /// not run this frame.
     #[track_caller]
     pub fn read<R>(&self, read: impl for<'f> FnOnce(&D::Of<'f>) -> R) -> R {
         match self.try_read(read) {
@@ -495,12 +438,6 @@ where
                 .map(|frame| (per_frame.publisher.as_str(), frame)),
         )
     }
-}
-
-/// A system's name, if Bevy knows it: without bevy_ecs's `debug` feature
-/// (games ship without it) every system is named by a placeholder.
-fn known_name(name: &str) -> Option<&str> {
-    (!name.is_empty() && !name.starts_with('<')).then_some(name)
 }
 
 /// The message of a reader of frame data of type `kind` that found none

@@ -101,6 +101,7 @@ pub mod errors {}
 mod frame_data;
 mod frame_end;
 mod frame_scratch;
+mod order_check;
 mod plugin;
 mod worker_arenas;
 

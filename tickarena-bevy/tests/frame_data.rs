@@ -205,3 +205,74 @@ fn an_unordered_writer_and_reader_are_reported_at_the_first_frame() {
     });
     app.update();
 }
+
+/// Frame data for the order-check tests.
+struct Count;
+impl FrameData for Count {
+    type Of<'f> = &'f u32;
+}
+fn write_count(mut out: FrameWriter<Count>) {
+    out.publish(|arena| &*arena.alloc(1));
+}
+fn read_count(count: FrameReader<Count>) {
+    let _ = count.try_read(|count| **count);
+}
+
+/// A schedule the game runs itself, from its third frame on.
+#[derive(bevy_ecs::schedule::ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+struct Later;
+
+fn run_later_from_frame_3(world: &mut World, mut frames: Local<u32>) {
+    *frames += 1;
+    if *frames >= 3 {
+        world.run_schedule(Later);
+    }
+}
+
+/// Every schedule is checked before the first frame, also one that first
+/// runs later (like `FixedUpdate` without a fixed step in frame 1, or a
+/// state's `OnEnter`).
+#[test]
+fn an_unordered_pair_in_a_schedule_that_runs_later_is_reported_before_the_first_frame() {
+    let mut app = App::new();
+    app.init_frame_data::<Count>()
+        .add_systems(Later, (write_count, read_count)) // no order
+        .add_systems(Update, run_later_from_frame_3);
+    let message = panic_of_update(&mut app);
+    assert!(message.contains("in schedule Later"), "{message}");
+    assert!(message.contains("are not ordered"), "{message}");
+}
+
+/// A schedule added after the first frame is checked at the end of the
+/// first frame it ran in.
+#[test]
+fn an_unordered_pair_in_a_schedule_added_later_is_reported_after_its_first_run() {
+    let mut app = App::new();
+    app.init_frame_data::<Count>()
+        .add_systems(Update, run_later_from_frame_3);
+    app.update();
+    app.add_systems(Later, (write_count, read_count)); // no order
+    app.update(); // frame 2: `Later` does not run yet
+    let message = panic_of_update(&mut app);
+    assert!(message.contains("in schedule Later"), "{message}");
+    assert!(message.contains("are not ordered"), "{message}");
+}
+
+/// A reader in `Last` with no order to the frame's end may run after it
+/// (single-threaded, it does here): the check says `.before(FrameEnd)`.
+#[test]
+fn a_reader_in_last_unordered_with_the_frames_end_is_told_before_frame_end() {
+    use bevy_app::Last;
+
+    let mut app = App::new();
+    app.init_frame_data::<Count>()
+        .add_systems(Update, write_count)
+        .add_systems(Last, read_count); // no order to FrameEnd
+    app.edit_schedule(Last, |schedule| {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    });
+    let message = panic_of_update(&mut app);
+    assert!(message.contains("in schedule Last"), "{message}");
+    assert!(message.contains("read_count"), "{message}");
+    assert!(message.contains(".before(FrameEnd)"), "{message}");
+}

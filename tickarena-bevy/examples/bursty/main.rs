@@ -55,6 +55,9 @@ struct Measured {
     rss: [u64; 3],
     /// The process's address space at the end (`VmSize`).
     address_space: u64,
+    /// Heap allocations in the first burst frame (of the warm-up): what
+    /// growing to a burst costs the first time.
+    first_burst_allocations: u64,
     totals: Totals,
 }
 
@@ -94,8 +97,13 @@ fn run(version: &str, frames: u64) -> Measured {
     app.world_mut().spawn_batch((0..UNITS).map(Unit));
     // Warm-up: two bursts, so every buffer and arena has met one.
     let warm_up = 2 * BURST_EVERY + 1;
-    for _ in 0..warm_up {
+    let mut first_burst_allocations = 0;
+    for frame in 1..=warm_up {
+        let before = allocations();
         app.update();
+        if frame == BURST_EVERY {
+            first_burst_allocations = allocations() - before;
+        }
     }
     let (mut steady, mut burst) = (0.0, 0.0);
     let mut rss = [0; 3];
@@ -133,6 +141,7 @@ fn run(version: &str, frames: u64) -> Measured {
         allocations_per_frame: (allocations() - allocations_before) as f64 / frames as f64,
         rss,
         address_space: address_space_bytes(),
+        first_burst_allocations,
         totals: *app.world().resource::<Totals>(),
     }
 }
@@ -156,7 +165,7 @@ fn main() {
         // One version, in this process: one line for the parent to read.
         let m = run(&version, frames);
         println!(
-            "{version} {:.1} {:.1} {:.2} {} {} {} {} {:?}",
+            "{version} {:.1} {:.1} {:.2} {} {} {} {} {} {:?}",
             m.micros_per_frame,
             m.burst_micros,
             m.allocations_per_frame,
@@ -164,6 +173,7 @@ fn main() {
             m.rss[1],
             m.rss[2],
             m.address_space,
+            m.first_burst_allocations,
             m.totals
         );
         return;
@@ -172,9 +182,9 @@ fn main() {
         "{frames} frames of {UNITS} units, 500 path requests a frame, 10 000 every {BURST_EVERY}th"
     );
     println!(
-        "| version | µs / frame | µs / burst frame | heap allocations / frame (game's) | RSS before burst → at it → 2 frames after (MiB) | address space (MiB) |"
+        "| version | µs / frame | µs / burst frame | heap allocations / frame (game's) | heap allocations in the first burst | RSS before burst → at it → 2 frames after (MiB) | address space (MiB) |"
     );
-    println!("| --- | ---: | ---: | ---: | --- | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | --- | ---: |");
     let (mut baseline, mut baseline_last) = (0.0, 0.0);
     let mut checksum = None;
     for version in VERSIONS {
@@ -192,14 +202,14 @@ fn main() {
         } else if version == "baseline_last" {
             baseline_last = number(3);
         } else {
-            let totals = fields[8..].join(" ");
+            let totals = fields[9..].join(" ");
             assert!(
                 checksum.get_or_insert_with(|| totals.clone()) == &totals,
                 "{version} found other totals: {totals}"
             );
         }
         println!(
-            "| {version} | {:.0} | {:.0} | {:.1} ({:.1}) | {:.1} → {:.1} → {:.1} | {:.0} |",
+            "| {version} | {:.0} | {:.0} | {:.1} ({:.1}) | {:.0} | {:.1} → {:.1} → {:.1} | {:.0} |",
             number(1),
             number(2),
             number(3),
@@ -213,6 +223,7 @@ fn main() {
                 } else {
                     baseline
                 },
+            number(8),
             mib(4),
             mib(5),
             mib(6),

@@ -1,0 +1,38 @@
+//! Derives for [tickarena](https://docs.rs/tickarena), re-exported at its
+//! root with its `derive` feature: use them as `tickarena::FrameData` and
+//! `tickarena::RollbackState`, not from this crate.
+//!
+//! Each derive reads its input into a small model ([`model`]), checks it
+//! (every refusal a compile error under the token that caused it, all of
+//! them at once), then generates code that names every path absolutely.
+
+mod frame_data;
+mod model;
+mod rollback_state;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+/// `#[derive(FrameData)]` on a type with at most one lifetime, the frame
+/// arena's: implements `tickarena::FrameData` for the type at `'static`
+/// (`type Of<'f>` = the type at `'f`), and `CovariantFrameData`, which
+/// compiles only if the type is covariant in that lifetime. See
+/// `tickarena::FrameData`.
+#[proc_macro_derive(FrameData, attributes(frame_data))]
+pub fn derive_frame_data(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    frame_data::derive(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `#[derive(RollbackState)]`: `Clone` with a `clone_from` that calls
+/// `clone_from` on every field, so a rollback save reuses the slot's
+/// capacity. See `tickarena::rollback::RollbackGame`.
+#[proc_macro_derive(RollbackState)]
+pub fn derive_rollback_state(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    rollback_state::derive(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
