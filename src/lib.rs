@@ -157,6 +157,8 @@ pub mod rollback;
 mod scope;
 mod sealed;
 mod segmented;
+#[cfg(feature = "serde")]
+pub mod serde;
 mod string;
 #[cfg(feature = "std")]
 mod threads;
@@ -179,6 +181,34 @@ pub use segmented::SegmentedList;
 pub use string::{FromUtf8Error, FromUtf16Error, String};
 #[cfg(feature = "std")]
 pub use threads::ThreadArenas;
+/// `#[derive(DeserializeIn)]` (features `derive` and `serde`): a struct or
+/// an enum deserialized with its nested data in a frame arena, in serde's
+/// own encoding (so it can derive serde's `Serialize` beside it). See
+/// [`serde::DeserializeIn`] and [`guide::serde`](crate::guide::serde).
+///
+/// # Example
+///
+/// ```
+/// use serde::Serialize;
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::InArena;
+/// use tickarena::{DeserializeIn, FrameArena, FrameVec};
+///
+/// #[derive(Serialize, DeserializeIn, Debug, PartialEq)]
+/// struct Chat<'a> {
+///     from: &'a str,
+///     #[serde(with = "tickarena::serde::vec")]
+///     words: FrameVec<'a, &'a str>,
+/// }
+/// let arena = FrameArena::new();
+/// let sent = Chat { from: "ann", words: tickarena::vec_in![&arena; "gg", "wp"] };
+/// let bytes = postcard::to_allocvec(&sent).unwrap();
+/// let mut input = postcard::Deserializer::from_bytes(&bytes);
+/// let got: Chat<'_> = InArena::new(&arena).deserialize(&mut input).unwrap();
+/// assert_eq!(got, sent);
+/// ```
+#[cfg(all(feature = "derive", feature = "serde"))]
+pub use tickarena_derive::DeserializeIn;
 /// `#[derive(FrameData)]` (feature `derive`): a kind of frame data from
 /// the type of the data itself. On a type with one lifetime, the frame
 /// arena's (`HoodOf<'f>`), it implements [`FrameData`](trait@FrameData)

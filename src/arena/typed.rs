@@ -60,6 +60,21 @@ impl FrameArena {
         self.try_alloc_with(|| value)
     }
 
+    /// `value` in a `Box` in this arena (dropped with the box), or the
+    /// refusal: `Box::try_new_in` is not stable on Rust 1.100, and
+    /// `Box::new_in` aborts the process when the arena cannot serve.
+    #[cfg(feature = "serde")]
+    pub(crate) fn try_boxed<T>(
+        &self,
+        value: T,
+    ) -> Result<alloc::boxed::Box<T, &FrameArena>, AllocError> {
+        let slot: *mut T = self.try_alloc_uninit::<T>()?.write(value);
+        // SAFETY: `slot` was allocated by this arena with `Layout::new::<T>()`
+        // (what the box frees it with, through `&FrameArena`) and holds an
+        // initialised `T` that nothing else refers to.
+        Ok(unsafe { alloc::boxed::Box::from_raw_in(slot, self) })
+    }
+
     /// Allocates room for a `T`, then calls `f` and moves its value there.
     ///
     /// The value is made before it is moved in (on the stack, for a large

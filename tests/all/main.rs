@@ -42,6 +42,7 @@ mod segmented_drops;
 mod segmented_misc;
 mod segmented_model;
 mod segmented_pointers;
+mod serde_arena;
 mod std_string;
 mod std_vec;
 mod string_format;

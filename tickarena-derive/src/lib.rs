@@ -1,11 +1,13 @@
 //! Derives for [tickarena](https://docs.rs/tickarena), re-exported at its
-//! root with its `derive` feature: use them as `tickarena::FrameData` and
-//! `tickarena::RollbackState`, not from this crate.
+//! root with its `derive` feature: use them as `tickarena::FrameData`,
+//! `tickarena::RollbackState` and `tickarena::DeserializeIn`, not from
+//! this crate.
 //!
 //! Each derive reads its input into a small model ([`model`]), checks it
 //! (every refusal a compile error under the token that caused it, all of
 //! them at once), then generates code that names every path absolutely.
 
+mod deserialize_in;
 mod frame_data;
 mod model;
 mod rollback_state;
@@ -33,6 +35,18 @@ pub fn derive_frame_data(input: TokenStream) -> TokenStream {
 pub fn derive_rollback_state(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     rollback_state::derive(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `#[derive(DeserializeIn)]` on a struct or an enum with at most one
+/// lifetime, the arena's: deserializes it with its nested data (strings,
+/// lists, boxes) in a `tickarena::FrameArena`. See
+/// `tickarena::serde::DeserializeIn`.
+#[proc_macro_derive(DeserializeIn, attributes(serde))]
+pub fn derive_deserialize_in(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    deserialize_in::derive(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

@@ -1,0 +1,344 @@
+//! [`DeserializeIn`] for the standard shapes and the arena's collections.
+//! Every collection reserves at most [`CAUTIOUS_BYTES`] up front, and
+//! grows through the `try_` path, so that neither a lying length prefix
+//! nor a full arena can abort the process.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+use ::serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use ::serde::{Deserialize, Deserializer};
+
+use super::{CAUTIOUS_BYTES, DeserializeIn, InArena};
+use crate::arena::FrameArena;
+use crate::frame_types::{FrameBox, FrameString, FrameVec};
+use crate::segmented::SegmentedList;
+use crate::string::String;
+
+/// The error of an arena that cannot hold `what`.
+#[cold]
+fn exhausted<E: de::Error>(what: &str) -> E {
+    crate::arena::refusal_handled();
+    E::custom(format_args!(
+        "the frame arena cannot hold the {what}: raise FrameArena::builder().reserve(bytes)"
+    ))
+}
+
+/// Room to reserve for `hint` elements of `T`: the hint, believed up to
+/// [`CAUTIOUS_BYTES`].
+fn cautious<T>(hint: Option<usize>) -> usize {
+    hint.unwrap_or(0)
+        .min(CAUTIOUS_BYTES / core::mem::size_of::<T>().max(1))
+}
+
+/// Types whose values hold nothing in the arena: their own `Deserialize`.
+macro_rules! by_their_own_deserialize {
+    ($($ty:ty),* $(,)?) => {$(
+        impl<'a> DeserializeIn<'a> for $ty {
+            #[inline]
+            fn deserialize_in<'de, D>(_: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+            where
+                D: Deserializer<'de>,
+            {
+                <$ty as Deserialize<'de>>::deserialize(deserializer)
+            }
+        }
+    )*};
+}
+
+by_their_own_deserialize!(
+    bool,
+    char,
+    (),
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+);
+
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        struct OptionVisitor<'a, T>(InArena<'a, T>);
+        impl<'de, 'a, T: DeserializeIn<'a>> Visitor<'de> for OptionVisitor<'a, T> {
+            type Value = Option<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an option")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Option<T>, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Option<T>, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, some: D) -> Result<Option<T>, D::Error> {
+                self.0.deserialize(some).map(Some)
+            }
+        }
+        deserializer.deserialize_option(OptionVisitor(InArena::new(arena)))
+    }
+}
+
+impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        struct ArrayVisitor<'a, T, const N: usize>(InArena<'a, T>);
+        impl<'de, 'a, T: DeserializeIn<'a>, const N: usize> Visitor<'de> for ArrayVisitor<'a, T, N> {
+            type Value = [T; N];
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "an array of {N}")
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<[T; N], S::Error> {
+                let mut items: [Option<T>; N] = [const { None }; N];
+                for (index, item) in items.iter_mut().enumerate() {
+                    *item = Some(
+                        seq.next_element_seed(self.0)?
+                            .ok_or_else(|| de::Error::invalid_length(index, &self))?,
+                    );
+                }
+                Ok(items.map(|item| item.expect("every element was read")))
+            }
+        }
+        deserializer.deserialize_tuple(N, ArrayVisitor::<T, N>(InArena::new(arena)))
+    }
+}
+
+macro_rules! tuples {
+    ($($len:literal => ($($name:ident $index:tt)+))+) => {$(
+        impl<'a, $($name: DeserializeIn<'a>),+> DeserializeIn<'a> for ($($name,)+) {
+            fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+            where
+                D: Deserializer<'de>,
+            {
+                struct TupleVisitor<'a, $($name),+>(&'a FrameArena, PhantomData<fn() -> ($($name,)+)>);
+                impl<'de, 'a, $($name: DeserializeIn<'a>),+> Visitor<'de> for TupleVisitor<'a, $($name),+> {
+                    type Value = ($($name,)+);
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(concat!("a tuple of ", $len))
+                    }
+                    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+                        Ok(($(
+                            seq.next_element_seed(InArena::<$name>::new(self.0))?
+                                .ok_or_else(|| de::Error::invalid_length($index, &self))?,
+                        )+))
+                    }
+                }
+                deserializer.deserialize_tuple($len, TupleVisitor(arena, PhantomData))
+            }
+        }
+    )+};
+}
+
+tuples! {
+    1 => (T0 0)
+    2 => (T0 0 T1 1)
+    3 => (T0 0 T1 1 T2 2)
+    4 => (T0 0 T1 1 T2 2 T3 3)
+    5 => (T0 0 T1 1 T2 2 T3 3 T4 4)
+    6 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5)
+    7 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6)
+    8 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7)
+    9 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8)
+    10 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9)
+    11 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10)
+    12 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11)
+}
+
+/// A string from the input, as `&str`, in whichever way the format hands
+/// it over (borrowed, transient, owned, or as bytes).
+struct StrVisitor<F>(F);
+
+impl<'de, R, F: FnOnce(&str) -> Result<R, &'static str>> Visitor<'de> for StrVisitor<F> {
+    type Value = R;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<R, E> {
+        (self.0)(text).map_err(exhausted)
+    }
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<R, E> {
+        match core::str::from_utf8(bytes) {
+            Ok(text) => self.visit_str(text),
+            Err(_) => Err(de::Error::invalid_value(
+                de::Unexpected::Bytes(bytes),
+                &self,
+            )),
+        }
+    }
+}
+
+impl<'a> DeserializeIn<'a> for &'a str {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        let copy = |text: &str| arena.try_alloc_str(text).map(|s| &*s).map_err(|_| "string");
+        deserializer.deserialize_str(StrVisitor(copy))
+    }
+}
+
+impl<'a> DeserializeIn<'a> for FrameString<'a> {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        let copy = |text: &str| {
+            let mut string = String::new_in(arena);
+            string.try_push_str(text).map_err(|_| "string")?;
+            Ok(string)
+        };
+        deserializer.deserialize_str(StrVisitor(copy))
+    }
+}
+
+/// A sequence of `T`s read into the arena, one push at a time; `push`
+/// is told to make room first when there is none.
+struct SeqVisitor<'a, T, C> {
+    arena: &'a FrameArena,
+    new: fn(&'a FrameArena, usize) -> Result<C, ()>,
+    push: fn(&mut C, T) -> Result<(), ()>,
+}
+
+impl<'de, 'a, T: DeserializeIn<'a>, C> Visitor<'de> for SeqVisitor<'a, T, C> {
+    type Value = C;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<C, S::Error> {
+        let mut list = (self.new)(self.arena, cautious::<T>(seq.size_hint()))
+            .map_err(|()| exhausted("list"))?;
+        while let Some(item) = seq.next_element_seed(InArena::<T>::new(self.arena))? {
+            (self.push)(&mut list, item).map_err(|()| exhausted("list"))?;
+        }
+        Ok(list)
+    }
+}
+
+fn new_vec<'a, T>(arena: &'a FrameArena, room: usize) -> Result<FrameVec<'a, T>, ()> {
+    let mut vec = Vec::new_in(arena);
+    crate::reserve_error::handled(vec.try_reserve(room)).map_err(|_| ())?;
+    Ok(vec)
+}
+
+fn push_vec<T>(vec: &mut FrameVec<'_, T>, item: T) -> Result<(), ()> {
+    if vec.len() == vec.capacity() {
+        crate::reserve_error::handled(vec.try_reserve(1)).map_err(|_| ())?;
+    }
+    vec.push(item);
+    Ok(())
+}
+
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        deserializer.deserialize_seq(SeqVisitor {
+            arena,
+            new: new_vec,
+            push: push_vec,
+        })
+    }
+}
+
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        let mut vec = FrameVec::<'a, T>::deserialize_in(arena, deserializer)?;
+        // Frozen: what the cautious reservation left unused goes back (in
+        // place, when the list is the arena's newest allocation).
+        vec.shrink_to_fit();
+        Ok(vec.leak())
+    }
+}
+
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        let value = T::deserialize_in(arena, deserializer)?;
+        arena
+            .try_boxed(value)
+            .map_err(|_| exhausted::<D::Error>("box"))
+    }
+}
+
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for SegmentedList<T, &'a FrameArena> {
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        fn new<T>(arena: &FrameArena, room: usize) -> Result<SegmentedList<T, &FrameArena>, ()> {
+            let mut list = SegmentedList::new_in(arena);
+            list.try_reserve(room).map_err(|_| ())?;
+            Ok(list)
+        }
+        fn push<T>(list: &mut SegmentedList<T, &FrameArena>, item: T) -> Result<(), ()> {
+            if list.len() == list.capacity() {
+                list.try_reserve(1).map_err(|_| ())?;
+            }
+            list.push(item);
+            Ok(())
+        }
+        deserializer.deserialize_seq(SeqVisitor { arena, new, push })
+    }
+}
+
+#[cfg(feature = "hashbrown")]
+impl<'a, K, V> DeserializeIn<'a> for crate::FrameHashMap<'a, K, V>
+where
+    K: DeserializeIn<'a> + Eq + core::hash::Hash,
+    V: DeserializeIn<'a>,
+{
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        struct MapVisitor<'a, K, V>(&'a FrameArena, PhantomData<fn() -> (K, V)>);
+        impl<'de, 'a, K, V> Visitor<'de> for MapVisitor<'a, K, V>
+        where
+            K: DeserializeIn<'a> + Eq + core::hash::Hash,
+            V: DeserializeIn<'a>,
+        {
+            type Value = crate::FrameHashMap<'a, K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                let arena = self.0;
+                let mut out = crate::FrameHashMap::new_in(arena);
+                // hashbrown's `insert` aborts when its allocator refuses:
+                // every growth goes through `try_reserve` first.
+                out.try_reserve(cautious::<(K, V)>(map.size_hint()))
+                    .map_err(|_| exhausted::<M::Error>("map"))?;
+                while let Some((key, value)) =
+                    map.next_entry_seed(InArena::<K>::new(arena), InArena::<V>::new(arena))?
+                {
+                    out.try_reserve(1)
+                        .map_err(|_| exhausted::<M::Error>("map"))?;
+                    out.insert(key, value);
+                }
+                Ok(out)
+            }
+        }
+        deserializer.deserialize_map(MapVisitor(arena, PhantomData))
+    }
+}

@@ -1,0 +1,507 @@
+//! `#[derive(DeserializeIn)]`: structs and enums whose nested data (strings,
+//! lists, boxes) is deserialized into a frame arena, in the encoding serde's
+//! own derive reads and writes (structs as maps or sequences, enums
+//! externally tagged), so one type can derive serde's `Serialize` beside it.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Error, Fields, GenericParam, Ident, Lifetime};
+
+use crate::model::{Errors, FieldAttrs, frame_lifetime, mentions, serde_attrs};
+
+/// One field, read and checked.
+struct Field {
+    /// The name in the constructor (`name`), or the index of a tuple field.
+    member: syn::Member,
+    ty: syn::Type,
+    /// The key in a map.
+    key: String,
+    attrs: FieldAttrs,
+    /// Whether the type mentions the arena's lifetime: read through
+    /// `InArena`, else through the type's own `Deserialize`.
+    in_arena: bool,
+}
+
+/// The fields of a struct or a variant.
+enum Shape {
+    Named(Vec<Field>),
+    Tuple(Vec<Field>),
+    Unit,
+}
+
+fn read_fields(fields: &Fields, lifetime: Option<&Lifetime>, errors: &mut Errors) -> Shape {
+    let read = |index: usize, field: &syn::Field, errors: &mut Errors| {
+        let attrs = serde_attrs(&field.attrs, "field", errors);
+        let member = match &field.ident {
+            Some(ident) => syn::Member::Named(ident.clone()),
+            None => syn::Member::Unnamed(index.into()),
+        };
+        let name = field
+            .ident
+            .as_ref()
+            .map_or_else(|| index.to_string(), ToString::to_string);
+        Field {
+            member,
+            key: attrs.rename.clone().unwrap_or(name),
+            in_arena: lifetime.is_some_and(|l| mentions(&field.ty, l)),
+            ty: field.ty.clone(),
+            attrs,
+        }
+    };
+    match fields {
+        Fields::Named(named) => Shape::Named(
+            named
+                .named
+                .iter()
+                .enumerate()
+                .map(|(i, f)| read(i, f, errors))
+                .collect(),
+        ),
+        Fields::Unnamed(unnamed) => Shape::Tuple(
+            unnamed
+                .unnamed
+                .iter()
+                .enumerate()
+                .map(|(i, f)| read(i, f, errors))
+                .collect(),
+        ),
+        Fields::Unit => Shape::Unit,
+    }
+}
+
+pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let mut errors = Errors::default();
+    let lifetime = frame_lifetime(input, "DeserializeIn", &mut errors);
+    for param in &input.generics.params {
+        if !matches!(param, GenericParam::Lifetime(_)) {
+            errors.push(Error::new_spanned(
+                param,
+                "#[derive(DeserializeIn)] takes no type or const parameters: one lifetime, the \
+                 arena's (`struct Packet<'a>`); name the concrete types in the fields",
+            ));
+        }
+    }
+    // `#[serde(rename = "..")]` on the type: its name in the formats that
+    // write it; nothing else is followed.
+    let container = serde_attrs(&input.attrs, "type", &mut errors);
+    let name = &input.ident;
+    let type_name = container.rename.unwrap_or_else(|| name.to_string());
+    let arena_lifetime = lifetime
+        .clone()
+        .unwrap_or_else(|| Lifetime::new("'__arena", Span::call_site()));
+    let ty = match &lifetime {
+        Some(lifetime) => quote!(#name<#lifetime>),
+        None => quote!(#name),
+    };
+    let body = match &input.data {
+        Data::Struct(data) => {
+            let shape = read_fields(&data.fields, lifetime.as_ref(), &mut errors);
+            errors.finish()?;
+            struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
+        }
+        Data::Enum(data) => {
+            let mut variants = Vec::new();
+            for variant in &data.variants {
+                let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
+                let shape = read_fields(&variant.fields, lifetime.as_ref(), &mut errors);
+                let key = attrs.rename.unwrap_or_else(|| variant.ident.to_string());
+                variants.push((variant.ident.clone(), key, shape));
+            }
+            errors.finish()?;
+            enum_body(&ty, name, &type_name, &variants, &arena_lifetime)
+        }
+        Data::Union(data) => {
+            errors.push(Error::new_spanned(
+                data.union_token,
+                "#[derive(DeserializeIn)] cannot read a union (no format says which field is \
+                 set): use an enum",
+            ));
+            errors.finish()?;
+            unreachable!()
+        }
+    };
+    Ok(quote! {
+        const _: () = {
+            use ::tickarena::serde::__private::serde as __serde;
+            impl<#arena_lifetime> ::tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
+                fn deserialize_in<'de, __D>(
+                    __arena: &#arena_lifetime ::tickarena::FrameArena,
+                    __deserializer: __D,
+                ) -> ::core::result::Result<Self, __D::Error>
+                where
+                    __D: __serde::Deserializer<'de>,
+                {
+                    #body
+                }
+            }
+        };
+    })
+}
+
+/// The seed that reads `field`: `InArena` for arena data, the type's own
+/// `Deserialize` otherwise.
+fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
+    let ty = &field.ty;
+    if field.in_arena {
+        quote!(::tickarena::serde::InArena::<#ty>::new(#arena))
+    } else {
+        quote!(::core::marker::PhantomData::<#ty>)
+    }
+}
+
+/// A visitor type `visitor` building `path` from `shape`, with its
+/// `visit_seq` (and `visit_map` for named fields).
+fn fields_visitor(
+    visitor: &Ident,
+    ty: &TokenStream,
+    path: &TokenStream,
+    expecting: &str,
+    shape: &Shape,
+    lifetime: &Lifetime,
+) -> TokenStream {
+    let arena = quote!(self.arena);
+    let fields: &[Field] = match shape {
+        Shape::Named(fields) | Shape::Tuple(fields) => fields,
+        Shape::Unit => &[],
+    };
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    let build = {
+        let members = fields.iter().map(|f| &f.member);
+        quote!(#path { #(#members: #locals),* })
+    };
+    // Sequence form: the fields in order, skipped ones left out.
+    let mut read_seq = Vec::new();
+    let mut position = 0usize;
+    for (field, local) in fields.iter().zip(&locals) {
+        if field.attrs.skip {
+            read_seq.push(quote!(let #local = ::core::default::Default::default();));
+            continue;
+        }
+        let seed = seed(field, &arena);
+        let missing = if field.attrs.default {
+            quote!(::core::default::Default::default())
+        } else {
+            quote!(return ::core::result::Result::Err(
+                __serde::de::Error::invalid_length(#position, &self)
+            ))
+        };
+        read_seq.push(quote! {
+            let #local = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => #missing,
+            };
+        });
+        position += 1;
+    }
+    let visit_map = match shape {
+        Shape::Named(fields) => map_form(fields, &locals, &build, &arena),
+        _ => quote!(),
+    };
+    quote! {
+        #[allow(dead_code)] // a type with no arena data does not read it
+        struct #visitor<#lifetime> {
+            arena: &#lifetime ::tickarena::FrameArena,
+        }
+        impl<'de, #lifetime> __serde::de::Visitor<'de> for #visitor<#lifetime> {
+            type Value = #ty;
+
+            fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                formatter.write_str(#expecting)
+            }
+
+            fn visit_seq<__S>(self, mut __seq: __S) -> ::core::result::Result<#ty, __S::Error>
+            where
+                __S: __serde::de::SeqAccess<'de>,
+            {
+                #(#read_seq)*
+                ::core::result::Result::Ok(#build)
+            }
+
+            #visit_map
+        }
+    }
+}
+
+/// `visit_map` for named fields: keys by name (or index), in any order,
+/// unknown ones skipped, each field at most once.
+fn map_form(
+    fields: &[Field],
+    locals: &[Ident],
+    build: &TokenStream,
+    arena: &TokenStream,
+) -> TokenStream {
+    let read: Vec<(usize, &Field)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, field)| !field.attrs.skip)
+        .collect();
+    let keys: Vec<&str> = read.iter().map(|(_, f)| f.key.as_str()).collect();
+    let indices: Vec<usize> = (0..read.len()).collect();
+    let indices64: Vec<u64> = (0..read.len() as u64).collect();
+    let slots: Vec<&Ident> = read.iter().map(|(i, _)| &locals[*i]).collect();
+    let types: Vec<&syn::Type> = read.iter().map(|(_, f)| &f.ty).collect();
+    let seeds: Vec<TokenStream> = read.iter().map(|(_, f)| seed(f, arena)).collect();
+    let finish = fields.iter().zip(locals).map(|(field, local)| {
+        let key = &field.key;
+        if field.attrs.skip {
+            quote!(let #local = ::core::default::Default::default();)
+        } else if field.attrs.default {
+            quote!(let #local = #local.unwrap_or_default();)
+        } else {
+            quote! {
+                let #local = match #local {
+                    ::core::option::Option::Some(value) => value,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Err(__serde::de::Error::missing_field(#key));
+                    }
+                };
+            }
+        }
+    });
+    quote! {
+        fn visit_map<__M>(self, mut __map: __M) -> ::core::result::Result<Self::Value, __M::Error>
+        where
+            __M: __serde::de::MapAccess<'de>,
+        {
+            /// Which field a key names: its index, or none (skipped).
+            struct __Key(::core::option::Option<usize>);
+            impl<'de> __serde::Deserialize<'de> for __Key {
+                fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Key, __K::Error>
+                where
+                    __K: __serde::Deserializer<'de>,
+                {
+                    struct __KeyVisitor;
+                    impl<'de> __serde::de::Visitor<'de> for __KeyVisitor {
+                        type Value = __Key;
+                        fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            formatter.write_str("a field name")
+                        }
+                        fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Key, __E> {
+                            ::core::result::Result::Ok(__Key(match index {
+                                #(#indices64 => ::core::option::Option::Some(#indices),)*
+                                _ => ::core::option::Option::None,
+                            }))
+                        }
+                        fn visit_str<__E: __serde::de::Error>(self, key: &str) -> ::core::result::Result<__Key, __E> {
+                            ::core::result::Result::Ok(__Key(match key {
+                                #(#keys => ::core::option::Option::Some(#indices),)*
+                                _ => ::core::option::Option::None,
+                            }))
+                        }
+                        fn visit_bytes<__E: __serde::de::Error>(self, key: &[u8]) -> ::core::result::Result<__Key, __E> {
+                            match ::core::str::from_utf8(key) {
+                                ::core::result::Result::Ok(key) => self.visit_str(key),
+                                ::core::result::Result::Err(_) => ::core::result::Result::Ok(__Key(::core::option::Option::None)),
+                            }
+                        }
+                    }
+                    __serde::Deserializer::deserialize_identifier(deserializer, __KeyVisitor)
+                }
+            }
+            #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+            while let ::core::option::Option::Some(__Key(key)) = __serde::de::MapAccess::next_key::<__Key>(&mut __map)? {
+                match key {
+                    #(::core::option::Option::Some(#indices) => {
+                        if #slots.is_some() {
+                            return ::core::result::Result::Err(__serde::de::Error::duplicate_field(#keys));
+                        }
+                        #slots = ::core::option::Option::Some(
+                            __serde::de::MapAccess::next_value_seed(&mut __map, #seeds)?,
+                        );
+                    })*
+                    _ => {
+                        __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;
+                    }
+                }
+            }
+            #(#finish)*
+            ::core::result::Result::Ok(#build)
+        }
+    }
+}
+
+/// The body of `deserialize_in` for a struct.
+fn struct_body(
+    ty: &TokenStream,
+    path: &TokenStream,
+    type_name: &str,
+    shape: &Shape,
+    lifetime: &Lifetime,
+) -> TokenStream {
+    let visitor = format_ident!("__Visitor");
+    let expecting = format!("struct {type_name}");
+    match shape {
+        Shape::Unit => quote! {
+            struct __Unit;
+            impl<'de> __serde::de::Visitor<'de> for __Unit {
+                type Value = ();
+                fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    formatter.write_str(#expecting)
+                }
+                fn visit_unit<__E: __serde::de::Error>(self) -> ::core::result::Result<(), __E> {
+                    ::core::result::Result::Ok(())
+                }
+            }
+            let _ = __arena;
+            __serde::Deserializer::deserialize_unit_struct(__deserializer, #type_name, __Unit)?;
+            ::core::result::Result::Ok(#path)
+        },
+        // One unnamed field: serde's newtype struct (the field alone in
+        // most formats).
+        Shape::Tuple(fields) if fields.len() == 1 && !fields[0].attrs.skip => {
+            let seed = seed(&fields[0], &quote!(__arena));
+            quote! {
+                __serde::de::DeserializeSeed::deserialize(#seed, __deserializer).map(#path)
+            }
+        }
+        Shape::Tuple(fields) => {
+            let len = fields.iter().filter(|f| !f.attrs.skip).count();
+            let visitor_def = fields_visitor(&visitor, ty, path, &expecting, shape, lifetime);
+            quote! {
+                #visitor_def
+                __serde::Deserializer::deserialize_tuple_struct(
+                    __deserializer, #type_name, #len, #visitor { arena: __arena },
+                )
+            }
+        }
+        Shape::Named(fields) => {
+            let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
+            let visitor_def = fields_visitor(&visitor, ty, path, &expecting, shape, lifetime);
+            quote! {
+                #visitor_def
+                const __FIELDS: &[&str] = &[#(#keys),*];
+                __serde::Deserializer::deserialize_struct(
+                    __deserializer, #type_name, __FIELDS, #visitor { arena: __arena },
+                )
+            }
+        }
+    }
+}
+
+/// The body of `deserialize_in` for an enum, externally tagged: the tag
+/// (the variant's index, or its name), then the variant's fields.
+fn enum_body(
+    ty: &TokenStream,
+    name: &Ident,
+    type_name: &str,
+    variants: &[(Ident, String, Shape)],
+    lifetime: &Lifetime,
+) -> TokenStream {
+    let keys: Vec<&str> = variants.iter().map(|(_, key, _)| key.as_str()).collect();
+    let indices: Vec<usize> = (0..variants.len()).collect();
+    let indices64: Vec<u64> = (0..variants.len() as u64).collect();
+    let count = variants.len() as u64;
+    let mut visitors = Vec::new();
+    let arms = variants.iter().enumerate().map(|(index, (ident, key, shape))| {
+        let path = quote!(#name::#ident);
+        match shape {
+            Shape::Unit => quote! {
+                #index => {
+                    __serde::de::VariantAccess::unit_variant(__variant)?;
+                    ::core::result::Result::Ok(#path)
+                }
+            },
+            Shape::Tuple(fields) if fields.len() == 1 && !fields[0].attrs.skip => {
+                let seed = seed(&fields[0], &quote!(self.arena));
+                quote! {
+                    #index => __serde::de::VariantAccess::newtype_variant_seed(__variant, #seed).map(#path)
+                }
+            }
+            Shape::Tuple(fields) => {
+                let visitor = format_ident!("__Variant{index}");
+                let expecting = format!("tuple variant {type_name}::{key}");
+                visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
+                let len = fields.iter().filter(|f| !f.attrs.skip).count();
+                quote! {
+                    #index => __serde::de::VariantAccess::tuple_variant(
+                        __variant, #len, #visitor { arena: self.arena },
+                    )
+                }
+            }
+            Shape::Named(fields) => {
+                let visitor = format_ident!("__Variant{index}");
+                let expecting = format!("struct variant {type_name}::{key}");
+                visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
+                let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
+                quote! {
+                    #index => {
+                        const __FIELDS: &[&str] = &[#(#keys),*];
+                        __serde::de::VariantAccess::struct_variant(
+                            __variant, __FIELDS, #visitor { arena: self.arena },
+                        )
+                    }
+                }
+            }
+        }
+    });
+    let arms: Vec<TokenStream> = arms.collect();
+    let expecting = format!("enum {type_name}");
+    quote! {
+        /// Which variant a tag names.
+        struct __Tag(usize);
+        impl<'de> __serde::Deserialize<'de> for __Tag {
+            fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Tag, __K::Error>
+            where
+                __K: __serde::Deserializer<'de>,
+            {
+                struct __TagVisitor;
+                impl<'de> __serde::de::Visitor<'de> for __TagVisitor {
+                    type Value = __Tag;
+                    fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        formatter.write_str("a variant of ")?;
+                        formatter.write_str(#type_name)
+                    }
+                    fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Tag, __E> {
+                        match index {
+                            #(#indices64 => ::core::result::Result::Ok(__Tag(#indices)),)*
+                            _ => ::core::result::Result::Err(__serde::de::Error::invalid_value(
+                                __serde::de::Unexpected::Unsigned(index),
+                                &concat!("a variant index below ", #count),
+                            )),
+                        }
+                    }
+                    fn visit_str<__E: __serde::de::Error>(self, key: &str) -> ::core::result::Result<__Tag, __E> {
+                        match key {
+                            #(#keys => ::core::result::Result::Ok(__Tag(#indices)),)*
+                            _ => ::core::result::Result::Err(__serde::de::Error::unknown_variant(key, __VARIANTS)),
+                        }
+                    }
+                    fn visit_bytes<__E: __serde::de::Error>(self, key: &[u8]) -> ::core::result::Result<__Tag, __E> {
+                        match ::core::str::from_utf8(key) {
+                            ::core::result::Result::Ok(key) => self.visit_str(key),
+                            ::core::result::Result::Err(_) => ::core::result::Result::Err(
+                                __serde::de::Error::invalid_value(__serde::de::Unexpected::Bytes(key), &self),
+                            ),
+                        }
+                    }
+                }
+                __serde::Deserializer::deserialize_identifier(deserializer, __TagVisitor)
+            }
+        }
+        #(#visitors)*
+        #[allow(dead_code)] // an enum with no arena data does not read it
+        struct __Enum<#lifetime> {
+            arena: &#lifetime ::tickarena::FrameArena,
+        }
+        impl<'de, #lifetime> __serde::de::Visitor<'de> for __Enum<#lifetime> {
+            type Value = #ty;
+            fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                formatter.write_str(#expecting)
+            }
+            fn visit_enum<__E>(self, __data: __E) -> ::core::result::Result<#ty, __E::Error>
+            where
+                __E: __serde::de::EnumAccess<'de>,
+            {
+                let (__Tag(__tag), __variant) = __serde::de::EnumAccess::variant::<__Tag>(__data)?;
+                match __tag {
+                    #(#arms,)*
+                    _ => ::core::unreachable!(),
+                }
+            }
+        }
+        const __VARIANTS: &[&str] = &[#(#keys),*];
+        __serde::Deserializer::deserialize_enum(
+            __deserializer, #type_name, __VARIANTS, __Enum { arena: __arena },
+        )
+    }
+}
