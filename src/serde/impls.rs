@@ -68,6 +68,7 @@ by_their_own_deserialize!(
 );
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
@@ -93,6 +94,7 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
 }
 
 impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
@@ -183,6 +185,7 @@ impl<'de, R, F: FnOnce(&str) -> Result<R, &'static str>> Visitor<'de> for StrVis
 }
 
 impl<'a> DeserializeIn<'a> for &'a str {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
@@ -193,6 +196,7 @@ impl<'a> DeserializeIn<'a> for &'a str {
 }
 
 impl<'a> DeserializeIn<'a> for FrameString<'a> {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
@@ -206,57 +210,86 @@ impl<'a> DeserializeIn<'a> for FrameString<'a> {
     }
 }
 
-/// A sequence of `T`s read into the arena, one push at a time; `push`
-/// is told to make room first when there is none.
-struct SeqVisitor<'a, T, C> {
-    arena: &'a FrameArena,
-    new: fn(&'a FrameArena, usize) -> Result<C, ()>,
-    push: fn(&mut C, T) -> Result<(), ()>,
+/// A list in the arena that a sequence is read into: made with room for
+/// the (cautious) hint, grown one element at a time through the `try_`
+/// path. A trait rather than function values, so that each list's pushes
+/// inline into the loop that reads its elements.
+trait ArenaList<'a, T>: Sized {
+    fn with_room(arena: &'a FrameArena, room: usize) -> Result<Self, ()>;
+    fn try_push(&mut self, item: T) -> Result<(), ()>;
 }
 
-impl<'de, 'a, T: DeserializeIn<'a>, C> Visitor<'de> for SeqVisitor<'a, T, C> {
-    type Value = C;
+impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
+    #[inline]
+    fn with_room(arena: &'a FrameArena, room: usize) -> Result<Self, ()> {
+        let mut vec = Vec::new_in(arena);
+        if room > 0 {
+            crate::reserve_error::handled(vec.try_reserve_exact(room)).map_err(|_| ())?;
+        }
+        Ok(vec)
+    }
+
+    #[inline]
+    fn try_push(&mut self, item: T) -> Result<(), ()> {
+        if self.len() == self.capacity() {
+            crate::reserve_error::handled(self.try_reserve(1)).map_err(|_| ())?;
+        }
+        self.push(item);
+        Ok(())
+    }
+}
+
+impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
+    #[inline]
+    fn with_room(arena: &'a FrameArena, room: usize) -> Result<Self, ()> {
+        let mut list = SegmentedList::new_in(arena);
+        list.try_reserve(room).map_err(|_| ())?;
+        Ok(list)
+    }
+
+    #[inline]
+    fn try_push(&mut self, item: T) -> Result<(), ()> {
+        if self.len() == self.capacity() {
+            self.try_reserve(1).map_err(|_| ())?;
+        }
+        self.push(item);
+        Ok(())
+    }
+}
+
+/// Reads a sequence of `T`s into a list `L` in the arena.
+struct SeqVisitor<'a, T, L>(&'a FrameArena, PhantomData<fn() -> (T, L)>);
+
+impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVisitor<'a, T, L> {
+    type Value = L;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a sequence")
     }
-    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<C, S::Error> {
-        let mut list = (self.new)(self.arena, cautious::<T>(seq.size_hint()))
-            .map_err(|()| exhausted("list"))?;
-        while let Some(item) = seq.next_element_seed(InArena::<T>::new(self.arena))? {
-            (self.push)(&mut list, item).map_err(|()| exhausted("list"))?;
+    #[inline]
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<L, S::Error> {
+        let arena = self.0;
+        let mut list = L::with_room(arena, cautious::<T>(seq.size_hint()))
+            .map_err(|()| exhausted::<S::Error>("list"))?;
+        while let Some(item) = seq.next_element_seed(InArena::<T>::new(arena))? {
+            list.try_push(item)
+                .map_err(|()| exhausted::<S::Error>("list"))?;
         }
         Ok(list)
     }
 }
 
-fn new_vec<'a, T>(arena: &'a FrameArena, room: usize) -> Result<FrameVec<'a, T>, ()> {
-    let mut vec = Vec::new_in(arena);
-    crate::reserve_error::handled(vec.try_reserve(room)).map_err(|_| ())?;
-    Ok(vec)
-}
-
-fn push_vec<T>(vec: &mut FrameVec<'_, T>, item: T) -> Result<(), ()> {
-    if vec.len() == vec.capacity() {
-        crate::reserve_error::handled(vec.try_reserve(1)).map_err(|_| ())?;
-    }
-    vec.push(item);
-    Ok(())
-}
-
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
     {
-        deserializer.deserialize_seq(SeqVisitor {
-            arena,
-            new: new_vec,
-            push: push_vec,
-        })
+        deserializer.deserialize_seq(SeqVisitor::<T, Self>(arena, PhantomData))
     }
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
@@ -270,6 +303,7 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
@@ -282,23 +316,12 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for SegmentedList<T, &'a FrameArena> {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
     {
-        fn new<T>(arena: &FrameArena, room: usize) -> Result<SegmentedList<T, &FrameArena>, ()> {
-            let mut list = SegmentedList::new_in(arena);
-            list.try_reserve(room).map_err(|_| ())?;
-            Ok(list)
-        }
-        fn push<T>(list: &mut SegmentedList<T, &FrameArena>, item: T) -> Result<(), ()> {
-            if list.len() == list.capacity() {
-                list.try_reserve(1).map_err(|_| ())?;
-            }
-            list.push(item);
-            Ok(())
-        }
-        deserializer.deserialize_seq(SeqVisitor { arena, new, push })
+        deserializer.deserialize_seq(SeqVisitor::<T, Self>(arena, PhantomData))
     }
 }
 
@@ -308,6 +331,7 @@ where
     K: DeserializeIn<'a> + Eq + core::hash::Hash,
     V: DeserializeIn<'a>,
 {
+    #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,

@@ -124,6 +124,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         const _: () = {
             use ::tickarena::serde::__private::serde as __serde;
             impl<#arena_lifetime> ::tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
+                #[inline]
                 fn deserialize_in<'de, __D>(
                     __arena: &#arena_lifetime ::tickarena::FrameArena,
                     __deserializer: __D,
@@ -209,6 +210,7 @@ fn fields_visitor(
                 formatter.write_str(#expecting)
             }
 
+            #[inline]
             fn visit_seq<__S>(self, mut __seq: __S) -> ::core::result::Result<#ty, __S::Error>
             where
                 __S: __serde::de::SeqAccess<'de>,
@@ -259,6 +261,7 @@ fn map_form(
         }
     });
     quote! {
+        #[inline]
         fn visit_map<__M>(self, mut __map: __M) -> ::core::result::Result<Self::Value, __M::Error>
         where
             __M: __serde::de::MapAccess<'de>,
@@ -266,6 +269,7 @@ fn map_form(
             /// Which field a key names: its index, or none (skipped).
             struct __Key(::core::option::Option<usize>);
             impl<'de> __serde::Deserialize<'de> for __Key {
+                #[inline]
                 fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Key, __K::Error>
                 where
                     __K: __serde::Deserializer<'de>,
@@ -282,6 +286,7 @@ fn map_form(
                                 _ => ::core::option::Option::None,
                             }))
                         }
+                        #[inline]
                         fn visit_str<__E: __serde::de::Error>(self, key: &str) -> ::core::result::Result<__Key, __E> {
                             ::core::result::Result::Ok(__Key(match key {
                                 #(#keys => ::core::option::Option::Some(#indices),)*
@@ -488,6 +493,7 @@ fn enum_body(
             fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 formatter.write_str(#expecting)
             }
+            #[inline]
             fn visit_enum<__E>(self, __data: __E) -> ::core::result::Result<#ty, __E::Error>
             where
                 __E: __serde::de::EnumAccess<'de>,

@@ -1,0 +1,113 @@
+//! Decoding a world snapshot (64 entities, each with a name, 0 to 8
+//! components and a list of events with formatted text:
+//! `examples/support/snapshot.rs`) from postcard and from JSON, decode plus
+//! drop (or reset), three ways in one run:
+//!
+//! * `arena`: into a `FrameArena` with `InArena` (`#[derive(DeserializeIn)]`),
+//!   the arena reset after each decode;
+//! * `glibc`: into `String`s and `Vec`s with serde's own derive, on glibc's
+//!   malloc, dropped after each decode;
+//! * `mimalloc`: the same on mimalloc.
+//!
+//! Before measuring it prints each way's heap allocations per decode, and
+//! checks the arena's is 0.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde::de::DeserializeSeed;
+use tickarena::FrameArena;
+use tickarena::serde::InArena;
+
+#[path = "../examples/support/snapshot.rs"]
+mod snapshot;
+#[path = "support/switchable_alloc.rs"]
+mod switchable_alloc;
+
+use snapshot::{HeapSnapshot, Snapshot};
+use switchable_alloc::{Switchable, allocations, use_mimalloc};
+
+#[global_allocator]
+static GLOBAL: Switchable = Switchable;
+
+/// The packet, encoded once: postcard's bytes and JSON's.
+fn packets() -> (Vec<u8>, Vec<u8>) {
+    let arena = FrameArena::new();
+    let snapshot = snapshot::snapshot(&arena, 12_345);
+    (
+        postcard::to_allocvec(&snapshot).unwrap(),
+        serde_json::to_vec(&snapshot).unwrap(),
+    )
+}
+
+fn arena_postcard<'a>(arena: &'a FrameArena, bytes: &[u8]) -> Snapshot<'a> {
+    let mut input = postcard::Deserializer::from_bytes(bytes);
+    InArena::new(arena).deserialize(&mut input).unwrap()
+}
+
+fn arena_json<'a>(arena: &'a FrameArena, bytes: &[u8]) -> Snapshot<'a> {
+    let mut input = serde_json::Deserializer::from_slice(bytes);
+    InArena::new(arena).deserialize(&mut input).unwrap()
+}
+
+fn heap_postcard(bytes: &[u8]) -> HeapSnapshot {
+    postcard::from_bytes(bytes).unwrap()
+}
+
+fn heap_json(bytes: &[u8]) -> HeapSnapshot {
+    serde_json::from_slice(bytes).unwrap()
+}
+
+/// Heap allocations of one call of `f` (after one to warm up).
+fn allocations_of(mut f: impl FnMut()) -> u64 {
+    f();
+    let before = allocations();
+    f();
+    allocations() - before
+}
+
+fn decode(c: &mut Criterion) {
+    let (postcard_bytes, json_bytes) = packets();
+    let mut arena = FrameArena::new();
+    type InArenaFn = for<'a> fn(&'a FrameArena, &[u8]) -> Snapshot<'a>;
+    let formats: [(&str, &[u8], InArenaFn, fn(&[u8]) -> HeapSnapshot); 2] = [
+        ("postcard", &postcard_bytes, arena_postcard, heap_postcard),
+        ("json", &json_bytes, arena_json, heap_json),
+    ];
+    for (format, bytes, in_arena, on_heap) in formats {
+        let arena_allocations = allocations_of(|| {
+            black_box(in_arena(&arena, bytes));
+        });
+        let heap_allocations = allocations_of(|| drop(black_box(on_heap(bytes))));
+        println!(
+            "{format} ({} bytes): heap allocations per decode: arena {arena_allocations}, serde's derive {heap_allocations}",
+            bytes.len()
+        );
+        assert_eq!(
+            arena_allocations, 0,
+            "the arena decode allocated on the heap"
+        );
+        arena.reset();
+
+        let mut group = c.benchmark_group(format!("serde_{format}"));
+        group.bench_function("arena", |b| {
+            b.iter(|| {
+                black_box(in_arena(&arena, black_box(bytes)));
+                arena.reset();
+            })
+        });
+        use_mimalloc(false);
+        group.bench_function("glibc", |b| {
+            b.iter(|| drop(black_box(on_heap(black_box(bytes)))))
+        });
+        use_mimalloc(true);
+        group.bench_function("mimalloc", |b| {
+            b.iter(|| drop(black_box(on_heap(black_box(bytes)))))
+        });
+        use_mimalloc(false);
+        group.finish();
+    }
+}
+
+criterion_group!(benches, decode);
+criterion_main!(benches);
