@@ -66,11 +66,19 @@ fn allocations_of(mut f: impl FnMut()) -> u64 {
     allocations() - before
 }
 
+/// A format: its name, the packet in it, and its decode into the arena
+/// and onto the heap.
+type Format<'b> = (
+    &'static str,
+    &'b [u8],
+    for<'a> fn(&'a FrameArena, &[u8]) -> Snapshot<'a>,
+    fn(&[u8]) -> HeapSnapshot,
+);
+
 fn decode(c: &mut Criterion) {
     let (postcard_bytes, json_bytes) = packets();
     let mut arena = FrameArena::new();
-    type InArenaFn = for<'a> fn(&'a FrameArena, &[u8]) -> Snapshot<'a>;
-    let formats: [(&str, &[u8], InArenaFn, fn(&[u8]) -> HeapSnapshot); 2] = [
+    let formats: [Format<'_>; 2] = [
         ("postcard", &postcard_bytes, arena_postcard, heap_postcard),
         ("json", &json_bytes, arena_json, heap_json),
     ];
