@@ -10,6 +10,9 @@
 //! * [`bevy`]: the `tickarena-bevy` crate, hashbrown's maps, Tracy plots.
 //! * `rollback` (feature `ggrs`): rollback netcode on ggrs, every
 //!   re-simulated tick in the frame arena, snapshots without the heap.
+//! * `serde` (feature `serde`): packets decoded into the tick's arena, with
+//!   every string and list inside them; encoding into the arena; the
+//!   derive; the `server` example.
 //! * [`platforms`]: toolchains (stable 1.100, the `nightly` feature),
 //!   operating systems, wasm32 and no_std, and what CI checks on each.
 //! * [`errors`]: the compiler errors and runtime messages a newcomer meets
@@ -42,6 +45,10 @@ pub mod bevy {}
 #[cfg(feature = "ggrs")]
 #[doc = include_str!("guide/rollback.md")]
 pub mod rollback {}
+
+#[cfg(feature = "serde")]
+#[doc = include_str!("guide/serde.md")]
+pub mod serde {}
 
 #[doc = include_str!("guide/platforms.md")]
 pub mod platforms {}

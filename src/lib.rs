@@ -63,7 +63,8 @@
 //! * [`guide`]: the guides, each with tested examples:
 //!   [`frame_loop`](guide::frame_loop), [`scopes`](guide::scopes),
 //!   [`threads`](guide::threads), [`in_flight`](guide::in_flight),
-//!   [`bevy`](guide::bevy), `rollback` (feature `ggrs`),
+//!   [`bevy`](guide::bevy), `rollback` (feature `ggrs`), `serde` (feature
+//!   `serde`),
 //!   [`platforms`](guide::platforms), and
 //!   [`errors`](guide::errors): the compiler errors and messages a newcomer
 //!   meets first, and their fixes.
@@ -72,6 +73,10 @@
 //! * `rollback` (cargo feature `ggrs`): the game loop driven by a ggrs
 //!   rollback session, re-simulated ticks in the frame arena, snapshots
 //!   in recycled slots (the `rollback` guide).
+//! * `serde` (cargo feature `serde`): packets decoded into the tick's arena
+//!   with every string and list inside them (`DeserializeIn`, `InArena`),
+//!   `Serialize` for the arena's collections (the `serde` guide, and the
+//!   `server` example: a UDP game server decoding every tick in the arena).
 //!
 //! # Platforms and cargo features
 //!
@@ -89,6 +94,12 @@
 //! * `winit`: the window adapter (implies `std`).
 //! * `ggrs`: rollback netcode on ggrs 0.13, `tickarena::rollback`
 //!   (implies `std`).
+//! * `serde`: `tickarena::serde`, serde in the frame arena (works without
+//!   `std` too).
+//! * `derive`: the derives, re-exported at the root:
+//!   `#[derive(FrameData)]` (frame data with its covariance checked),
+//!   `#[derive(RollbackState)]` (a `Clone` whose `clone_from` reuses every
+//!   field's capacity) and, with `serde`, `#[derive(DeserializeIn)]`.
 //! * `hashbrown` (default): [`FrameHashMap`], hashbrown's map in a frame
 //!   arena (std's `HashMap` takes no allocator on stable Rust).
 //! * `allocator-api2`: `&FrameArena` also implements

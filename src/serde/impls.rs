@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use ::serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use ::serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use ::serde::{Deserialize, Deserializer};
 
 use super::{CAUTIOUS_BYTES, DeserializeIn, InArena};
@@ -232,7 +232,11 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
     #[inline]
     fn try_push(&mut self, item: T) -> Result<(), ()> {
         if self.len() == self.capacity() {
-            crate::reserve_error::handled(self.try_reserve(1)).map_err(|_| ())?;
+            // A list of unknown length (JSON's) starts with room for 8, not
+            // std's 4: one growth (a copy, its old buffer left behind in
+            // the arena) fewer for the usual short lists.
+            let additional = if self.capacity() == 0 { 8 } else { 1 };
+            crate::reserve_error::handled(self.try_reserve(additional)).map_err(|_| ())?;
         }
         self.push(item);
         Ok(())
@@ -346,7 +350,7 @@ where
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a map")
             }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+            fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
                 let arena = self.0;
                 let mut out = crate::FrameHashMap::new_in(arena);
                 // hashbrown's `insert` aborts when its allocator refuses:

@@ -1,0 +1,45 @@
+//! Random bytes into postcard and `InArena<Snapshot>` (the snapshot packet
+//! of `examples/support/snapshot.rs`), in an arena of 1 MiB reset after
+//! each input: no panic, no UB, nothing past the reservation (a refusal is
+//! an error). What decodes is a model check: encoded again, it decodes to
+//! the same packet (the same bytes again), and serde's own derive reads the same bytes into the
+//! heap shape.
+
+#![no_main]
+
+use std::cell::RefCell;
+
+use serde::de::DeserializeSeed;
+use tickarena::FrameArena;
+use tickarena::serde::InArena;
+
+#[path = "../../examples/support/snapshot.rs"]
+mod snapshot;
+
+use snapshot::{HeapSnapshot, Snapshot};
+
+thread_local! {
+    static ARENA: RefCell<FrameArena> =
+        RefCell::new(FrameArena::builder().reserve(1 << 20).build().unwrap());
+}
+
+fn decode<'a>(arena: &'a FrameArena, bytes: &[u8]) -> Option<Snapshot<'a>> {
+    let mut input = postcard::Deserializer::from_bytes(bytes);
+    InArena::new(arena).deserialize(&mut input).ok()
+}
+
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| {
+    ARENA.with(|arena| {
+        let mut arena = arena.borrow_mut();
+        if let Some(packet) = decode(&arena, bytes) {
+            let again = postcard::to_allocvec(&packet).unwrap();
+            let twice = decode(&arena, &again).expect("an encoded packet decodes");
+            // By the bytes: a NaN in a position is not equal to itself.
+            assert_eq!(postcard::to_allocvec(&twice).unwrap(), again);
+            let heap: HeapSnapshot = postcard::from_bytes(&again).expect("serde's derive reads it");
+            assert_eq!(postcard::to_allocvec(&heap).unwrap(), again);
+        }
+        assert!(arena.used() <= arena.stats().reserved);
+        arena.reset();
+    });
+});
