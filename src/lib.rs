@@ -195,7 +195,7 @@ pub use threads::ThreadArenas;
 /// `#[derive(DeserializeIn)]` (features `derive` and `serde`): a struct or
 /// an enum deserialized with its nested data in a frame arena, in serde's
 /// own encoding (so it can derive serde's `Serialize` beside it). See
-/// [`serde::DeserializeIn`] and [`guide::serde`](crate::guide::serde).
+/// [`serde::DeserializeIn`] and [`guide::serde`].
 ///
 /// # Example
 ///

@@ -13,7 +13,7 @@
 //!   deserializer takes.
 //! - Serializing: [`String`](crate::String) and [`SegmentedList`] implement
 //!   `Serialize`; arena `Vec` and `Box` fields serialize through
-//!   [`vec`] and [`boxed`] (`#[serde(with = "tickarena::serde::vec")]`),
+//!   [`vec`](mod@vec) and [`boxed`] (`#[serde(with = "tickarena::serde::vec")]`),
 //!   since Rust's orphan rule keeps this crate from implementing serde's
 //!   trait for std's `Vec<T, A>`.
 //!
