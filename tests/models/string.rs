@@ -148,9 +148,10 @@ pub fn apply<A: Allocator>(ours: &mut String<A>, model: &mut std::string::String
             *ours += s;
             *model += s;
         }
-        // Panics are compared where they can be caught (not on wasm32,
-        // nor in a fuzzer built to abort).
-        _ if !cfg!(panic = "unwind") => {}
+        // Panics are compared where they can be caught: not on wasm32
+        // (a panic aborts), nor under cargo fuzz (libfuzzer-sys's panic
+        // hook aborts on any panic, caught or not).
+        _ if !cfg!(panic = "unwind") || cfg!(fuzzing) => {}
         Op::InsertAnywhere(pick, c) => {
             let at = anywhere(model, *pick);
             same_outcome(|| ours.insert(at, *c), || model.insert(at, *c));
