@@ -3,7 +3,6 @@
 //! forms, and bad input: malformed, truncated, trailing, unknown tags,
 //! wrong types, length bombs and a full arena are errors, never aborts.
 
-use serde::Serialize;
 use serde::de::DeserializeSeed;
 use tickarena::serde::{DeserializeIn, InArena};
 use tickarena::{
@@ -87,7 +86,13 @@ fn every_container_reads_into_the_arena() {
 
 /// The derive's serde attributes, its map and sequence forms.
 mod attributes {
-    use super::*;
+    use serde::Serialize;
+    use tickarena::{DeserializeIn, FrameArena, FrameVec};
+
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::{from_json, from_postcard};
 
     #[derive(Serialize, DeserializeIn, Debug, PartialEq)]
     struct Player<'a> {
