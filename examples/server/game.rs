@@ -146,6 +146,33 @@ impl<C: Codec> Server<C> {
         }
     }
 
+    /// Receives every pending datagram into `buffer`: an oversize one is
+    /// refused, the others decoded by `decode` into a client, its token and
+    /// a message; a message whose client checks out goes to `accept`.
+    fn receive_each<M>(
+        &mut self,
+        buffer: &mut [u8],
+        decode: impl Fn(&[u8]) -> Result<(u32, u32, M), Reject>,
+        mut accept: impl FnMut(u32, M),
+    ) {
+        while let Ok((len, from)) = self.socket.recv_from(buffer) {
+            self.counts.received += 1;
+            let message = if len > MAX_DATAGRAM {
+                Err(Reject::Oversize)
+            } else {
+                decode(&buffer[..len])
+            };
+            let checked = message.and_then(|(client, token, message)| {
+                self.check_client(client, token, from)
+                    .map(|()| (client, message))
+            });
+            match checked {
+                Ok((client, message)) => accept(client, message),
+                Err(why) => self.reject(why),
+            }
+        }
+    }
+
     /// Applies one input of `client`, exactly once, in order.
     fn apply_input(
         &mut self,
@@ -263,29 +290,19 @@ impl Codec for InArena {
         // The receive buffer is the tick's too: 64 KiB, so that an
         // oversize datagram is seen whole (and refused) rather than cut.
         let buffer = arena.alloc_slice_fill_with(1 << 16, |_| 0u8);
-        while let Ok((len, from)) = server.socket.recv_from(buffer) {
-            server.counts.received += 1;
-            if len > MAX_DATAGRAM {
-                server.reject(Reject::Oversize);
-                continue;
-            }
-            let message = decode_in(arena, &buffer[..len]);
-            let checked = message.and_then(
-                |ClientMessage::Inputs {
-                     client,
-                     token,
-                     inputs,
-                 }| {
-                    server
-                        .check_client(client, token, from)
-                        .map(|()| (client, inputs))
-                },
-            );
-            match checked {
-                Ok((client, inputs)) => frame.push(ApplyInputs { client, inputs }),
-                Err(why) => server.reject(why),
-            }
-        }
+        server.receive_each(
+            buffer,
+            |bytes| {
+                decode_in(arena, bytes).map(
+                    |ClientMessage::Inputs {
+                         client,
+                         token,
+                         inputs,
+                     }| (client, token, inputs),
+                )
+            },
+            |client, inputs| frame.push(ApplyInputs { client, inputs }),
+        );
     }
 
     fn send_updates<'f>(server: &mut Server<InArena>, frame: &mut Frame<'f, Server<InArena>>) {
@@ -353,33 +370,22 @@ impl Codec for OnHeap {
 
     fn receive<'f>(server: &mut Server<OnHeap>, frame: &mut Frame<'f, Server<OnHeap>>) {
         let mut buffer = std::mem::take(&mut server.heap_buffer);
-        while let Ok((len, from)) = server.socket.recv_from(&mut buffer) {
-            server.counts.received += 1;
-            if len > MAX_DATAGRAM {
-                server.reject(Reject::Oversize);
-                continue;
-            }
-            let message = match postcard::take_from_bytes::<HeapClientMessage>(&buffer[..len]) {
-                Ok((message, [])) => Ok(message),
+        server.receive_each(
+            &mut buffer,
+            |bytes| match postcard::take_from_bytes::<HeapClientMessage>(bytes) {
+                Ok((
+                    HeapClientMessage::Inputs {
+                        client,
+                        token,
+                        inputs,
+                    },
+                    [],
+                )) => Ok((client, token, inputs)),
                 Ok(_) => Err(Reject::Trailing),
                 Err(error) => Err(Reject::of(error)),
-            };
-            let checked = message.and_then(
-                |HeapClientMessage::Inputs {
-                     client,
-                     token,
-                     inputs,
-                 }| {
-                    server
-                        .check_client(client, token, from)
-                        .map(|()| (client, inputs))
-                },
-            );
-            match checked {
-                Ok((client, inputs)) => frame.push(ApplyHeapInputs { client, inputs }),
-                Err(why) => server.reject(why),
-            }
-        }
+            },
+            |client, inputs| frame.push(ApplyHeapInputs { client, inputs }),
+        );
         server.heap_buffer = buffer;
     }
 
