@@ -615,11 +615,8 @@ impl<G: RollbackGame> RollbackLoop<G> {
     /// assert_eq!(game.world().total, 9);
     /// ```
     pub fn check_state(&mut self, check: bool) {
-        match (check, self.check.is_some()) {
-            (true, false) => self.check = Some(G::State::default()),
-            (false, true) => self.check = None,
-            _ => {}
-        }
+        // Kept while on: the check's slot has grown to the state's size.
+        self.check = check.then(|| self.check.take().unwrap_or_default());
     }
 
     /// The checks after a save (see [`check_state`](Self::check_state)).

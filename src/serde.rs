@@ -57,6 +57,22 @@ use crate::{FrameBox, FrameString, FrameVec, SegmentedList};
 /// from the wire (postcard's, bincode's) may claim 2^40 elements; it is
 /// believed only this far (as serde's own "cautious" size hint does), and
 /// a list grows past it only as its elements actually arrive.
+///
+/// # Example
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::{FrameArena, FrameVec};
+/// use tickarena::serde::{CAUTIOUS_BYTES, InArena};
+///
+/// // A postcard list claiming 2^40 `u64`s, then three bytes.
+/// let bomb = [0x80, 0x80, 0x80, 0x80, 0x80, 0x20, 1, 2, 3];
+/// let arena = FrameArena::new();
+/// let mut input = postcard::Deserializer::from_bytes(&bomb);
+/// let list: Result<FrameVec<'_, u64>, _> = InArena::new(&arena).deserialize(&mut input);
+/// assert!(list.is_err());
+/// assert!(arena.used() <= CAUTIOUS_BYTES, "believed no further");
+/// ```
 pub const CAUTIOUS_BYTES: usize = 64 << 10;
 
 /// Types that deserialize with their nested data (strings, lists, boxes)

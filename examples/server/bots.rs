@@ -26,8 +26,9 @@ pub struct BotReport {
     pub updates: u64,
 }
 
-/// Bot `bot`'s input `seq`: deterministic, so it can be sent again.
-fn input(bot: u32, seq: u32, said: &mut String) -> (i8, i8, &'static [Button], bool) {
+/// Bot `bot`'s input `seq`, deterministic (so it can be sent again): its
+/// move, its buttons and, every 30th, a chat line.
+fn input(bot: u32, seq: u32) -> (i8, i8, &'static [Button], Option<String>) {
     let dx = (seq % 3) as i8 - 1;
     let dy = ((seq / 3 + bot) % 3) as i8 - 1;
     let buttons: &'static [Button] = match seq % 5 {
@@ -35,42 +36,29 @@ fn input(bot: u32, seq: u32, said: &mut String) -> (i8, i8, &'static [Button], b
         1 => &[Button::Jump, Button::Use],
         _ => &[],
     };
-    let says = seq % 30 == 0;
-    if says {
-        said.clear();
-        use std::fmt::Write;
-        let _ = write!(said, "bot {bot} says hello at {seq}");
-    }
-    (dx, dy, buttons, says)
+    let say = (seq % 30 == 0).then(|| format!("bot {bot} says hello at {seq}"));
+    (dx, dy, buttons, say)
 }
 
 /// The well-formed datagram of `bot` with inputs `first..=last`.
 fn inputs_datagram(bot: u32, first: u32, last: u32) -> Vec<u8> {
-    let mut texts: Vec<String> = Vec::new();
-    let mut fields = Vec::new();
-    for seq in first..=last {
-        let mut said = String::new();
-        let (dx, dy, buttons, says) = input(bot, seq, &mut said);
-        fields.push((seq, dx, dy, buttons, says));
-        texts.push(said);
-    }
+    let fields: Vec<_> = (first..=last).map(|seq| (seq, input(bot, seq))).collect();
     let inputs: Vec<Input<'_>> = fields
         .iter()
-        .zip(&texts)
-        .map(|(&(seq, dx, dy, buttons, says), text)| Input {
-            seq,
-            dx,
-            dy,
+        .map(|(seq, (dx, dy, buttons, say))| Input {
+            seq: *seq,
+            dx: *dx,
+            dy: *dy,
             buttons,
-            say: says.then_some(text.as_str()),
+            say: say.as_deref(),
         })
         .collect();
-    postcard::to_allocvec(&ClientMessage::Inputs {
+    let message = ClientMessage::Inputs {
         client: bot,
         token: token(bot),
         inputs: &inputs,
-    })
-    .unwrap()
+    };
+    postcard::to_allocvec(&message).unwrap()
 }
 
 /// A datagram of garbage of a random kind; `valid` is a well-formed one to

@@ -391,6 +391,10 @@ mod tests {
             "{run:#?}"
         );
         assert!(run.counts.applied > 50 * 60, "{run:#?}");
+        assert!(
+            run.counts.sent > 0 && run.bots.updates > 0,
+            "the bots hear back: {run:#?}"
+        );
     }
 
     /// The heap server agrees: the same inputs applied, none lost.

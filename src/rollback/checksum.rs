@@ -38,13 +38,20 @@ use core::hash::Hasher;
 #[derive(Clone, Debug)]
 pub struct Checksum {
     sum: Lanes,
-    /// The value of the last `write_usize`, while nothing else came after
-    /// it: a slice's length prefix, if `write` comes next.
-    length_prefix: Option<usize>,
-    /// After a slice of integers that could also be a `str` (see
-    /// [`Hasher::write`]): the sum with those bytes read the other way,
-    /// taken if the string's `0xFF` terminator comes next.
-    if_string: Option<Lanes>,
+    /// What the last write leaves open for the next one.
+    open: Open,
+}
+
+/// What a write leaves open for the next one (see [`Hasher::write`]).
+#[derive(Clone, Copy, Debug)]
+enum Open {
+    Nothing,
+    /// A `write_usize(n)`: a slice's length prefix, if `write` comes next.
+    LengthPrefix(usize),
+    /// A slice of integers that could also be a `str`: the sum with those
+    /// bytes read the other way, taken if the string's `0xFF` terminator
+    /// comes next.
+    IfString(Lanes),
 }
 
 /// The running sum: four lanes, word `i` going to lane `i % 4`: four
@@ -68,8 +75,7 @@ impl Checksum {
     pub const fn new() -> Checksum {
         Checksum {
             sum: Lanes::NEW,
-            length_prefix: None,
-            if_string: None,
+            open: Open::Nothing,
         }
     }
 
@@ -101,14 +107,19 @@ impl Checksum {
 
     /// Ends the choice a possible `str` left open: `terminator` is whether
     /// the call that follows it is the `0xFF` byte std writes after a `str`.
+    /// Nothing is left open by most writes, so the common case is one
+    /// compare.
     #[inline]
     fn settle(&mut self, terminator: bool) {
-        self.length_prefix = None;
-        if let Some(other) = self.if_string.take()
+        if matches!(self.open, Open::Nothing) {
+            return;
+        }
+        if let Open::IfString(other) = self.open
             && terminator
         {
             self.sum = other;
         }
+        self.open = Open::Nothing;
     }
 
     /// Adds an `f32` by its bits (so `-0.0` and `0.0` differ, and a NaN is
@@ -292,14 +303,17 @@ impl Hasher for Checksum {
     /// say the integers are signed). Hash such a slice element by element
     /// (`write_i64(x as i64)`).
     fn write(&mut self, bytes: &[u8]) {
-        let length_prefix = self.length_prefix;
+        let count = match self.open {
+            Open::LengthPrefix(count) => Some(count),
+            _ => None,
+        };
         self.settle(false);
-        match length_prefix.and_then(|count| element_width(bytes.len(), count)) {
+        match count.and_then(|count| element_width(bytes.len(), count)) {
             Some(width) => {
                 let mut as_string = self.sum;
                 as_string.either_order(bytes, width);
                 self.sum.integers(bytes, width);
-                self.if_string = Some(as_string);
+                self.open = Open::IfString(as_string);
             }
             None => self.sum.bytes(bytes),
         }
@@ -329,7 +343,7 @@ impl Hasher for Checksum {
 
     fn write_usize(&mut self, value: usize) {
         self.word(value as u64);
-        self.length_prefix = Some(value);
+        self.open = Open::LengthPrefix(value);
     }
 
     fn write_i8(&mut self, value: i8) {
