@@ -8,6 +8,10 @@
 //!   a `Collector` for the jobs' results);
 //! * `local`: buffers reused through a resource and `Local`s (what Bevy
 //!   users write today), with `Local<Parallel<Vec<_>>>` for the jobs;
+//! * `csr`: the requests flattened by hand into CSR buffers (one waypoint
+//!   buffer and one label `String`, each with a start-offset table) in a
+//!   reused resource, temporaries in `Local`s: what a programmer writes for
+//!   the one hot structure they tune;
 //! * `fresh`: new `Vec`s and `String`s every frame;
 //! * `baseline`: the same schedule with empty systems (the planner's
 //!   `par_iter` included): Bevy's own cost, subtracted from the `local`
@@ -31,6 +35,7 @@ mod counting_alloc;
 
 mod arena;
 mod baseline;
+mod csr;
 mod fresh;
 mod game;
 mod local_reuse;
@@ -44,7 +49,14 @@ use game::{BURST_EVERY, FrameCount, Totals, UNITS, Unit, is_burst};
 #[global_allocator]
 static COUNTING: Counting = Counting;
 
-const VERSIONS: [&str; 5] = ["baseline", "baseline_last", "arena", "local", "fresh"];
+const VERSIONS: [&str; 6] = [
+    "baseline",
+    "baseline_last",
+    "arena",
+    "local",
+    "csr",
+    "fresh",
+];
 
 /// What one version measured.
 struct Measured {
@@ -89,6 +101,7 @@ fn run(version: &str, frames: u64) -> Measured {
     match version {
         "arena" => arena::add(&mut app),
         "local" => local_reuse::add(&mut app),
+        "csr" => csr::add(&mut app),
         "fresh" => fresh::add(&mut app),
         "baseline" => baseline::add(&mut app),
         "baseline_last" => baseline::add_with_one_in_last(&mut app),
@@ -187,6 +200,8 @@ fn main() {
     println!("| --- | ---: | ---: | ---: | ---: | --- | ---: |");
     let (mut baseline, mut baseline_last) = (0.0, 0.0);
     let mut checksum = None;
+    // Each version's µs per frame and per burst frame, for the ratios.
+    let mut times = std::collections::HashMap::new();
     for version in VERSIONS {
         let output = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--version", version, "--frames", &frames.to_string()])
@@ -197,6 +212,7 @@ fn main() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let number = |i: usize| fields[i].parse::<f64>().unwrap();
         let mib = |i: usize| number(i) / (1 << 20) as f64;
+        times.insert(version, [number(1), number(2)]);
         if version == "baseline" {
             baseline = number(3);
         } else if version == "baseline_last" {
@@ -230,6 +246,15 @@ fn main() {
             mib(7),
         );
     }
+    let arena = times["arena"];
+    for other in ["local", "csr"] {
+        let [frame, burst] = times[other];
+        println!(
+            "arena ÷ {other}: {:.2} per frame, {:.2} per burst frame",
+            arena[0] / frame,
+            arena[1] / burst
+        );
+    }
 }
 
 #[cfg(test)]
@@ -246,7 +271,9 @@ mod tests {
         let arena = run("arena", frames);
         let local = run("local", frames);
         let fresh = run("fresh", frames);
+        let csr = run("csr", frames);
         assert_eq!(arena.totals, local.totals);
+        assert_eq!(arena.totals, csr.totals);
         assert_eq!(arena.totals, fresh.totals);
         assert!(arena.totals.steps > 0);
         assert!(
