@@ -28,9 +28,10 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::ops::Deref;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
-use tickarena::{FrameArena, format_in};
+use tickarena::{FrameArena, Tag, format_in};
 
 #[path = "support/fixed_buffer.rs"]
 mod fixed_buffer;
@@ -77,21 +78,43 @@ impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Perform for Arguments<V> {
     }
 }
 
-impl<S: Deref<Target = str>> Action<World> for Command<S> {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
-        self.perform(world);
+impl<S: Deref<Target = str>, const MODE: u8> Action<Seed<MODE>> for Command<S> {
+    fn apply(&mut self, seed: &mut Seed<MODE>, _: &mut Frame<'_, Seed<MODE>>) {
+        self.perform(&mut seed.world);
     }
 }
 
-impl<S: Deref<Target = str>, V: Deref<Target = [S]>> Action<World> for Arguments<V> {
-    fn apply(&mut self, world: &mut World, _: &mut Frame<'_, World>) {
-        self.perform(world);
+impl<S: Deref<Target = str>, V: Deref<Target = [S]>, const MODE: u8> Action<Seed<MODE>>
+    for Arguments<V>
+{
+    fn apply(&mut self, seed: &mut Seed<MODE>, _: &mut Frame<'_, Seed<MODE>>) {
+        self.perform(&mut seed.world);
     }
 }
 
 // --- tickarena: the frame loop --------------------------------------------
 
-impl Game for World {
+/// The frame loop's game. `MODE` [`SEED`]: the seed loop. [`SYSTEMS`]:
+/// at each frame's end four systems each build a small list in the arena
+/// as well; [`TAGGED`]: each under a tag of its own, four tag switches a
+/// frame, as a game with four tagged systems has.
+#[derive(Default)]
+struct Seed<const MODE: u8> {
+    world: World,
+}
+
+const SEED: u8 = 0;
+const SYSTEMS: u8 = 1;
+const TAGGED: u8 = 2;
+
+const SYSTEM_TAGS: [Tag; 4] = [
+    Tag::new("input"),
+    Tag::new("ai"),
+    Tag::new("physics"),
+    Tag::new("ui"),
+];
+
+impl<const MODE: u8> Game for Seed<MODE> {
     type Event = u32;
     type Scratch<'f> = ();
     fn actions<'f>(&mut self, i: u32, frame: &mut Frame<'f, Self>) {
@@ -107,6 +130,18 @@ impl Game for World {
                 arguments.push(format_in!(arena, "--flag-{k}={i}"));
             }
             frame.push(Arguments(arguments));
+        }
+    }
+
+    fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+        if MODE == SEED {
+            return;
+        }
+        let arena = frame.arena();
+        for (k, system) in SYSTEM_TAGS.into_iter().enumerate() {
+            let _system = (MODE == TAGGED).then(|| arena.tag(system));
+            let list = arena.alloc_slice_fill_with(8, |j| (k + j) as u32);
+            self.world.checksum += u64::from(black_box(list)[7]);
         }
     }
 }
@@ -132,10 +167,10 @@ impl FloorAction {
 fn frame_loop(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame_loop_1000_events");
     group.bench_function("tickarena", |b| {
-        let mut game = FrameLoop::new(World::default());
+        let mut game = FrameLoop::new(Seed::<SEED>::default());
         let step = game.step();
         b.iter(|| game.tick(0..EVENTS, step));
-        black_box(game.world().checksum);
+        black_box(game.world().world.checksum);
     });
     group.bench_function("malloc", |b| {
         let mut world = World::default();
@@ -419,5 +454,28 @@ fn article_loop(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame_loop, article_loop);
+/// The frame loop with four tag switches a frame against the same loop
+/// untagged (issue 39's goal: ≤ 1.01×). Run each in its own process,
+/// alternating, for the paired figure (see docs/BENCHMARKS.md).
+fn tags(c: &mut Criterion) {
+    fn run<const MODE: u8>(group: &mut BenchmarkGroup<'_, WallTime>, name: &str) {
+        group.bench_function(name, |b| {
+            let mut game = FrameLoop::new(Seed::<MODE>::default());
+            let step = game.step();
+            b.iter(|| game.tick(0..EVENTS, step));
+            black_box(game.world().world.checksum);
+            let tags = game
+                .history()
+                .latest()
+                .map_or(0, |record| record.tags.iter().count());
+            assert_eq!(tags, if MODE == TAGGED { 5 } else { 1 });
+        });
+    }
+    let mut group = c.benchmark_group("frame_loop_tags");
+    run::<SYSTEMS>(&mut group, "untagged");
+    run::<TAGGED>(&mut group, "tagged");
+    group.finish();
+}
+
+criterion_group!(benches, frame_loop, article_loop, tags);
 criterion_main!(benches);

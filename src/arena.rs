@@ -8,6 +8,7 @@
 //! `Vec::push` and string building cheap here.
 
 mod allocator;
+mod budget;
 mod builder;
 mod bump;
 mod error;
@@ -17,6 +18,7 @@ mod placed;
 mod refusal;
 mod retention;
 mod stats;
+mod tags;
 mod typed;
 mod uninit;
 
@@ -30,15 +32,19 @@ use core::ptr::NonNull;
 use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
+use budget::Budgets;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
 use retention::{Retention, Window};
+use tags::Ledger;
 
+pub use budget::{Breach, BudgetPolicy};
 pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
 #[cfg(feature = "std")]
 pub(crate) use placed::Placed;
 pub use stats::ArenaStats;
+pub use tags::{MAX_TAGS, Tag, TagBytes, TagGuard};
 pub use uninit::Zeroable;
 
 /// A refusal met by one of the crate's collections was handled (turned
@@ -119,6 +125,10 @@ pub struct FrameArena {
     /// only then does the reset have a refusal to forget.
     refused: Cell<bool>,
     name: Option<&'static str>,
+    /// Bytes per tag this frame (charged at each tag switch).
+    tags: Ledger,
+    /// What a frame over a tag's budget does, and how many did.
+    budgets: Budgets,
     /// Where each frame's figures go in Tracy (`None`: not plotted, e.g.
     /// the arenas of a `ThreadArenas`, which plots their sums).
     #[cfg(feature = "tracy")]
@@ -234,6 +244,8 @@ impl FrameArena {
             frames: 0,
             refused: Cell::new(false),
             name,
+            tags: Ledger::new(base),
+            budgets: Budgets::default(),
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
         }
@@ -306,6 +318,17 @@ impl FrameArena {
     /// ```
     #[inline]
     pub fn reset(&mut self) {
+        if self.tags.in_use() {
+            self.reset_tagged();
+        } else {
+            self.reset_memory();
+        }
+    }
+
+    /// What every reset does: the top back to the base, the frame's
+    /// figures into the retention window's.
+    #[inline]
+    fn reset_memory(&mut self) {
         let used = self.peak();
         if self.retention.frame_ended(used) {
             self.end_window();
@@ -330,6 +353,25 @@ impl FrameArena {
             let high_water = self.high_water.max(self.retention.peak());
             plots.plot(used, high_water, self.region.committed());
         }
+    }
+
+    /// The reset of an arena that met a tag or has budgets: every tag
+    /// starts again at 0, then (the arena fully reset, so that a
+    /// panicking policy leaves it ready for the next frame) breaches are
+    /// handled and each tag's plot gets its figure. Out of line: an
+    /// untagged arena's reset only tests a flag.
+    #[cold]
+    #[inline(never)]
+    fn reset_tagged(&mut self) {
+        let table = self.tags.snapshot(self.top.get());
+        let frame = self.frames + u64::from(self.retention.frames());
+        self.tags.reset(self.base());
+        self.reset_memory();
+        #[cfg(feature = "tracy")]
+        if let Some(plots) = &mut self.plots {
+            plots.plot_tags(&table);
+        }
+        self.budgets.check(self.name, frame, &table);
     }
 
     /// The end of a retention window (`release_after` frames): its figures
@@ -413,6 +455,7 @@ impl FrameArena {
             committed: self.region.committed(),
             reserved: self.region.reserved(),
             frames: self.frames + u64::from(self.retention.frames()),
+            over_budget: self.budgets.breaches,
         }
     }
 

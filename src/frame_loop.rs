@@ -454,7 +454,7 @@ impl<G: Game> FrameLoop<G> {
             arena: &mut self.arena,
             threads: &mut self.threads,
         };
-        let (events, actions, arena_bytes) = {
+        let (events, actions, arena_bytes, mut tags) = {
             let mut frame = Frame::new(
                 arenas.arena,
                 arenas.threads,
@@ -480,18 +480,22 @@ impl<G: Game> FrameLoop<G> {
             present(world, &frame, &scratch, &self.history);
             self.time = frame.time();
             let arena_bytes = arenas.arena.peak() + arenas.threads.peak();
-            (frame.events(), frame.actions_applied(), arena_bytes)
+            let tags = arenas.arena.tag_bytes();
+            (frame.events(), frame.actions_applied(), arena_bytes, tags)
             // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
         // nothing from the frame is still reachable.
         drop(arenas);
+        // The workers' tables were summed as their arenas were reset.
+        tags.add(&self.threads.last_frame_tag_bytes());
         let record = FrameRecord {
             tick: self.tick,
             events,
             actions,
             steps,
             arena_bytes,
+            tags,
             tick_time: started.elapsed(),
         };
         self.history.push(record);

@@ -179,7 +179,10 @@ mod vec_in;
 #[cfg(feature = "winit")]
 pub mod winit;
 
-pub use arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, Zeroable};
+pub use arena::{
+    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS, Tag,
+    TagBytes, TagGuard, Zeroable,
+};
 #[cfg(feature = "std")]
 pub use collector::Collector;
 #[cfg(feature = "hashbrown")]

@@ -32,7 +32,7 @@ use core::ptr::{self, NonNull};
 use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder};
+use crate::arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, TagBytes};
 use crate::segmented::SegmentedList;
 
 /// One frame arena per thread, reset together. `Send + Sync`: share it by
@@ -139,6 +139,8 @@ pub struct ThreadArenas {
     high_water: usize,
     /// Resets of the set.
     frames: u64,
+    /// The last finished frame's bytes per tag, summed over the threads.
+    last_frame_tags: TagBytes,
     /// The set's sums in Tracy, under the builder's name (its arenas are
     /// not plotted one by one).
     #[cfg(feature = "tracy")]
@@ -275,6 +277,7 @@ impl ThreadArenas {
             builder,
             high_water: 0,
             frames: 0,
+            last_frame_tags: TagBytes::default(),
         }
     }
 
@@ -492,9 +495,12 @@ impl ThreadArenas {
             .registry
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
+        let mut tags = TagBytes::default();
         for CachePadded(arena) in registry.arenas.iter_mut() {
+            tags.add(&arena.tag_bytes());
             arena.reset();
         }
+        self.last_frame_tags = tags;
         for claim in &mut registry.claims {
             claim.holder = NO_THREAD;
         }
@@ -505,7 +511,64 @@ impl ThreadArenas {
         {
             let committed = self.stats().committed;
             self.plots.plot(peak, self.high_water, committed);
+            self.plots.plot_tags(&self.last_frame_tags);
         }
+    }
+
+    /// This frame's bytes per tag, summed over every thread's arena (each
+    /// charged on its own thread, see [`FrameArena::tag`]). Needs `&mut`:
+    /// no thread may be using the arenas while their tables are read.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{Tag, ThreadArenas};
+    ///
+    /// const JOBS: Tag = Tag::new("jobs");
+    /// let mut arenas = ThreadArenas::new();
+    /// std::thread::scope(|scope| {
+    ///     for _ in 0..2 {
+    ///         scope.spawn(|| {
+    ///             let arena = arenas.local();
+    ///             let _jobs = arena.tag(JOBS);
+    ///             arena.alloc([0u8; 100]);
+    ///         });
+    ///     }
+    /// });
+    /// assert_eq!(arenas.tag_bytes().get(JOBS), 200);
+    /// ```
+    pub fn tag_bytes(&mut self) -> TagBytes {
+        let registry = self
+            .registry
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        let mut tags = TagBytes::default();
+        for CachePadded(arena) in registry.arenas.iter() {
+            tags.add(&arena.tag_bytes());
+        }
+        tags
+    }
+
+    /// The last finished frame's bytes per tag, summed over the threads
+    /// (taken at [`reset`](Self::reset), before the arenas were emptied).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{Tag, ThreadArenas};
+    ///
+    /// const JOBS: Tag = Tag::new("jobs");
+    /// let mut arenas = ThreadArenas::new();
+    /// {
+    ///     let arena = arenas.local();
+    ///     let _jobs = arena.tag(JOBS);
+    ///     arena.alloc(0u64);
+    /// }
+    /// arenas.reset();
+    /// assert_eq!(arenas.last_frame_tag_bytes().get(JOBS), 8);
+    /// ```
+    pub fn last_frame_tag_bytes(&self) -> TagBytes {
+        self.last_frame_tags
     }
 
     /// Ends the frame like [`reset`](Self::reset), by value.
@@ -576,9 +639,11 @@ impl ThreadArenas {
             committed: 0,
             reserved: 0,
             frames: self.frames,
+            over_budget: 0,
         };
         self.for_each_thread(|stats| {
             total.used += stats.used;
+            total.over_budget += stats.over_budget;
             total.committed += stats.committed;
             total.reserved += stats.reserved;
         });

@@ -1,7 +1,8 @@
 //! Tracy plots of each frame's arena figures (cargo feature `tracy`): at
 //! every reset of a [`FrameArena`](crate::FrameArena) or
 //! [`ThreadArenas`](crate::ThreadArenas), the frame's bytes, the
-//! high-water mark and the committed bytes, as memory plots; and every
+//! high-water mark and the committed bytes, as memory plots, and the
+//! frame's bytes per [`Tag`](crate::Tag), one plot each; and every
 //! tick of the frame loop, the tick's arena bytes. Plotted only while a
 //! Tracy client runs (`tracy_client::Client::running()`): with
 //! tracy-client's `manual-lifetime` feature, from `Client::start()` on.
@@ -17,8 +18,8 @@ use tracy_client::{Client, PlotConfiguration, PlotFormat, PlotName};
 /// Plots sent so far (for tests: Tracy has no way to read them back).
 static PLOTS_SENT: AtomicU64 = AtomicU64::new(0);
 
-/// Points plotted to Tracy by tickarena so far: three per arena reset, one
-/// per frame-loop tick. For tests of the `tracy` feature.
+/// Points plotted to Tracy by tickarena so far: three per arena reset (and
+/// one per tag, for an arena that met tags), one per frame-loop tick. For tests of the `tracy` feature.
 ///
 /// # Example
 ///
@@ -71,6 +72,9 @@ pub(crate) struct ArenaPlots {
     frame_bytes: MemoryPlot,
     high_water: MemoryPlot,
     committed: MemoryPlot,
+    /// One plot per tag, made when the tag is first plotted.
+    tags: Vec<MemoryPlot>,
+    owner: &'static str,
 }
 
 impl ArenaPlots {
@@ -81,6 +85,26 @@ impl ArenaPlots {
             frame_bytes: MemoryPlot::new(owner, "frame bytes"),
             high_water: MemoryPlot::new(owner, "high water"),
             committed: MemoryPlot::new(owner, "committed"),
+            tags: Vec::new(),
+            owner,
+        }
+    }
+
+    /// Plots one frame's bytes per tag (`owner: tag`), if a client is
+    /// running.
+    pub(crate) fn plot_tags(&mut self, table: &crate::TagBytes) {
+        let Some(client) = Client::running() else {
+            return;
+        };
+        for (tag, bytes) in table.iter() {
+            let index = match self.tags.iter().position(|plot| plot.what == tag.name()) {
+                Some(index) => index,
+                None => {
+                    self.tags.push(MemoryPlot::new(self.owner, tag.name()));
+                    self.tags.len() - 1
+                }
+            };
+            self.tags[index].plot(&client, bytes);
         }
     }
 

@@ -4,7 +4,8 @@ use crate::region::{self, Region, ReserveRequest};
 
 use super::bump::ADDRESS_LIMIT;
 use super::retention::{DEFAULT_RELEASE_AFTER, Retention};
-use super::{ArenaError, FrameArena};
+use super::tags::{MAX_TAGS, Tag};
+use super::{ArenaError, BudgetPolicy, FrameArena};
 
 /// Committed bytes kept across a reclaim unless told otherwise.
 const DEFAULT_RETAIN: usize = 64 << 20;
@@ -43,6 +44,8 @@ pub struct FrameArenaBuilder {
     release_after: Option<u32>,
     huge_pages: bool,
     name: Option<&'static str>,
+    budgets: [Option<(Tag, usize)>; MAX_TAGS - 1],
+    budget_policy: BudgetPolicy,
 }
 
 impl FrameArenaBuilder {
@@ -167,6 +170,55 @@ impl FrameArenaBuilder {
         self.name
     }
 
+    /// A budget of `bytes` per frame for `tag` (see
+    /// [`FrameArena::set_budget`]); the last [`MAX_TAGS`] − 1 tags given
+    /// are kept.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    /// const AI: Tag = Tag::new("ai");
+    /// let arena = FrameArena::builder().budget(AI, 64 << 10).build().unwrap();
+    /// assert_eq!(arena.tag_bytes().budget(AI), Some(64 << 10));
+    /// ```
+    pub fn budget(mut self, tag: Tag, bytes: usize) -> Self {
+        let slot = self
+            .budgets
+            .iter()
+            .position(|budget| budget.is_none_or(|(known, _)| known == tag))
+            .unwrap_or_else(|| {
+                self.budgets.rotate_left(1);
+                MAX_TAGS - 2
+            });
+        self.budgets[slot] = Some((tag, bytes));
+        self
+    }
+
+    /// What a frame over a tag's budget does. Default: a log line at most
+    /// every 300 frames ([`BudgetPolicy::Log`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{BudgetPolicy, FrameArena, Tag};
+    /// const AI: Tag = Tag::new("ai");
+    /// let mut arena = FrameArena::builder()
+    ///     .budget(AI, 8)
+    ///     .budget_policy(BudgetPolicy::Panic)
+    ///     .build()
+    ///     .unwrap();
+    /// {
+    ///     let _ai = arena.tag(AI);
+    ///     arena.alloc(0u64); // at the budget: no breach
+    /// }
+    /// arena.reset();
+    /// ```
+    pub fn budget_policy(mut self, policy: BudgetPolicy) -> Self {
+        self.budget_policy = policy;
+        self
+    }
+
     /// Reserves the address space and creates the arena.
     ///
     /// # Errors
@@ -216,6 +268,11 @@ impl FrameArenaBuilder {
         })?;
         let retain = self.retain.unwrap_or(DEFAULT_RETAIN).min(region.reserved());
         let retention = Retention::new(retain, self.release_after.unwrap_or(DEFAULT_RELEASE_AFTER));
-        Ok(FrameArena::from_region(region, retention, self.name))
+        let mut arena = FrameArena::from_region(region, retention, self.name);
+        arena.budgets.policy = self.budget_policy;
+        for (tag, bytes) in self.budgets.into_iter().flatten() {
+            arena.set_budget(tag, bytes);
+        }
+        Ok(arena)
     }
 }

@@ -24,4 +24,7 @@ pub struct ArenaStats {
     pub reserved: usize,
     /// Reclaims and resets so far.
     pub frames: u64,
+    /// Frames that ended with a tag over its budget, one per tag
+    /// ([`FrameArena::set_budget`](crate::FrameArena::set_budget)).
+    pub over_budget: u64,
 }

@@ -49,6 +49,7 @@ mod string_format;
 mod string_model;
 mod string_panics;
 mod string_traits;
+mod tags;
 mod threads;
 mod web_backend;
 

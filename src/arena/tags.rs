@@ -1,0 +1,582 @@
+//! [`Tag`]s: which part of a frame used how many of its bytes, charged per
+//! tag *switch* and never per allocation.
+//!
+//! A bump arena knows where its top is. The bytes a tag used are the
+//! distance the top moved while that tag was current, so a switch adds
+//! `top - since` to the tag going out and remembers the top; the
+//! allocation path does not know tags exist. The figures live in a small
+//! table of [`MAX_TAGS`] slots inside the arena (no heap), which keeps its
+//! tags from frame to frame so that their order is stable (a report's
+//! columns) and a switch finds its slot in a few compares.
+
+use core::cell::Cell;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use super::FrameArena;
+
+/// Tags one arena can tell apart in a frame, [`Tag::UNTAGGED`] included.
+/// The bytes of tags past these are charged to the tag current when they
+/// were switched to (the guard still restores it).
+pub const MAX_TAGS: usize = 16;
+
+/// A named part of a frame's work ("ai", "physics", "ui") that its arena
+/// bytes are charged to: made in a `const`, switched to with
+/// [`FrameArena::tag`].
+///
+/// Two tags are equal when their names are.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, Tag};
+///
+/// const AI: Tag = Tag::new("ai");
+/// let arena = FrameArena::new();
+/// {
+///     let _ai = arena.tag(AI);
+///     arena.alloc([0u8; 100]);
+/// }
+/// arena.alloc([0u8; 28]);
+/// let bytes: Vec<(Tag, usize)> = arena.bytes_by_tag().collect();
+/// assert_eq!(bytes, [(Tag::UNTAGGED, 28), (AI, 100)]);
+/// assert_eq!(AI.name(), "ai");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Tag {
+    name: &'static str,
+}
+
+impl Tag {
+    /// Bytes allocated while no tag was current.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// arena.alloc(1u64);
+    /// assert!(arena.bytes_by_tag().eq([(tickarena::Tag::UNTAGGED, 8)]));
+    /// ```
+    pub const UNTAGGED: Tag = Tag::new("untagged");
+
+    /// A tag named `name`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// const PHYSICS: tickarena::Tag = tickarena::Tag::new("physics");
+    /// assert_eq!(PHYSICS, tickarena::Tag::new("physics"));
+    /// ```
+    pub const fn new(name: &'static str) -> Tag {
+        Tag { name }
+    }
+
+    /// The tag's name.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::Tag::UNTAGGED.name(), "untagged");
+    /// ```
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+}
+
+impl PartialEq for Tag {
+    #[inline]
+    fn eq(&self, other: &Tag) -> bool {
+        // The same `const` gives the same pointer: one compare, usually.
+        core::ptr::eq(self.name, other.name) || self.name == other.name
+    }
+}
+
+impl Eq for Tag {}
+
+impl Hash for Tag {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl Default for Tag {
+    /// [`Tag::UNTAGGED`].
+    fn default() -> Tag {
+        Tag::UNTAGGED
+    }
+}
+
+impl fmt::Debug for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tag({:?})", self.name)
+    }
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Charges the arena's bytes to a tag until it drops, then to the tag
+/// current before it; from [`FrameArena::tag`]. Tags nest.
+///
+/// It borrows the arena, so it cannot outlive the frame: the arena cannot
+/// be reclaimed while a guard is alive.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, Tag};
+///
+/// const UI: Tag = Tag::new("ui");
+/// const TEXT: Tag = Tag::new("text");
+/// let arena = FrameArena::new();
+/// let ui = arena.tag(UI);
+/// arena.alloc(0u32);
+/// {
+///     let _text = arena.tag(TEXT); // nested: back to UI when it drops
+///     arena.alloc_str("hello");
+/// }
+/// arena.alloc(0u32);
+/// drop(ui);
+/// let bytes: Vec<_> = arena.bytes_by_tag().collect();
+/// // UI: two `u32`s and the 3 bytes of padding the second needed after "hello".
+/// assert_eq!(bytes, [(Tag::UNTAGGED, 0), (UI, 11), (TEXT, 5)]);
+/// ```
+#[must_use = "the tag is current only while its guard lives"]
+pub struct TagGuard<'a> {
+    arena: &'a FrameArena,
+    previous: u8,
+}
+
+impl Drop for TagGuard<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.arena.tags.switch(self.arena.top.get(), self.previous);
+    }
+}
+
+impl fmt::Debug for TagGuard<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TagGuard")
+            .field("restores", &self.arena.tags.tag_at(self.previous))
+            .finish()
+    }
+}
+
+/// One frame's bytes per tag (and each tag's budget, where it has one): a
+/// fixed table, `Copy`, made without the heap. From
+/// [`FrameArena::tag_bytes`], in each
+/// [`FrameRecord`](crate::frame_loop::FrameRecord), and summed over worker
+/// threads by [`ThreadArenas`](crate::ThreadArenas).
+///
+/// # Example
+///
+/// ```
+/// use tickarena::{FrameArena, Tag};
+///
+/// const AI: Tag = Tag::new("ai");
+/// let arena = FrameArena::builder().budget(AI, 64).build().unwrap();
+/// let _ai = arena.tag(AI);
+/// arena.alloc([0u8; 100]);
+/// let bytes = arena.tag_bytes();
+/// assert_eq!(bytes.get(AI), 100);
+/// assert_eq!(bytes.budget(AI), Some(64));
+/// assert_eq!(bytes.total(), 100);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TagBytes {
+    entries: [TagEntry; MAX_TAGS],
+    len: u8,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct TagEntry {
+    tag: Tag,
+    bytes: usize,
+    budget: Option<usize>,
+}
+
+impl Default for TagBytes {
+    fn default() -> TagBytes {
+        TagBytes {
+            entries: [TagEntry::default(); MAX_TAGS],
+            len: 0,
+        }
+    }
+}
+
+impl TagBytes {
+    /// Each tag and its bytes, in the order the arena first met them.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let bytes = tickarena::TagBytes::default();
+    /// assert_eq!(bytes.iter().count(), 0);
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Tag, usize)> + '_ {
+        self.entries[..usize::from(self.len)]
+            .iter()
+            .map(|entry| (entry.tag, entry.bytes))
+    }
+
+    /// The bytes charged to `tag` (0 if it has none).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::TagBytes::default().get(tickarena::Tag::UNTAGGED), 0);
+    /// ```
+    pub fn get(&self, tag: Tag) -> usize {
+        self.entry(tag).map_or(0, |entry| entry.bytes)
+    }
+
+    /// `tag`'s budget, if it has one.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::TagBytes::default().budget(tickarena::Tag::UNTAGGED), None);
+    /// ```
+    pub fn budget(&self, tag: Tag) -> Option<usize> {
+        self.entry(tag).and_then(|entry| entry.budget)
+    }
+
+    /// The tags over their budgets: `(tag, bytes, budget)`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    /// const AI: Tag = Tag::new("ai");
+    /// let arena = FrameArena::new();
+    /// arena.set_budget(AI, 10);
+    /// let _ai = arena.tag(AI);
+    /// arena.alloc([0u8; 11]);
+    /// assert!(arena.tag_bytes().over_budget().eq([(AI, 11, 10)]));
+    /// ```
+    pub fn over_budget(&self) -> impl Iterator<Item = (Tag, usize, usize)> + '_ {
+        self.entries[..usize::from(self.len)]
+            .iter()
+            .filter_map(|entry| match entry.budget {
+                Some(budget) if entry.bytes > budget => Some((entry.tag, entry.bytes, budget)),
+                _ => None,
+            })
+    }
+
+    /// The sum of every tag's bytes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// arena.alloc(0u16);
+    /// assert_eq!(arena.tag_bytes().total(), arena.used());
+    /// ```
+    pub fn total(&self) -> usize {
+        self.iter().map(|(_, bytes)| bytes).sum()
+    }
+
+    /// Adds `other`'s bytes to this table's, tag by tag (a budget is kept
+    /// where either has one). A tag that does not fit goes to the last
+    /// slot's tag.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    /// const AI: Tag = Tag::new("ai");
+    /// let (main, worker) = (FrameArena::new(), FrameArena::new());
+    /// main.alloc(0u32);
+    /// let _ai = worker.tag(AI);
+    /// worker.alloc(0u64);
+    /// let mut sum = main.tag_bytes();
+    /// sum.add(&worker.tag_bytes());
+    /// assert_eq!((sum.get(Tag::UNTAGGED), sum.get(AI)), (4, 8));
+    /// ```
+    pub fn add(&mut self, other: &TagBytes) {
+        for entry in &other.entries[..usize::from(other.len)] {
+            let slot = self.slot_for(entry.tag);
+            let mine = &mut self.entries[slot];
+            mine.bytes += entry.bytes;
+            mine.budget = mine.budget.or(entry.budget);
+        }
+    }
+
+    fn entry(&self, tag: Tag) -> Option<&TagEntry> {
+        self.entries[..usize::from(self.len)]
+            .iter()
+            .find(|entry| entry.tag == tag)
+    }
+
+    fn slot_for(&mut self, tag: Tag) -> usize {
+        let len = usize::from(self.len);
+        if let Some(slot) = self.entries[..len].iter().position(|e| e.tag == tag) {
+            return slot;
+        }
+        if len == MAX_TAGS {
+            return MAX_TAGS - 1;
+        }
+        self.entries[len] = TagEntry {
+            tag,
+            bytes: 0,
+            budget: None,
+        };
+        self.len += 1;
+        len
+    }
+}
+
+impl fmt::Debug for TagBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.iter().map(|(tag, bytes)| (tag.name, bytes)))
+            .finish()
+    }
+}
+
+/// The arena's own table: each slot's tag, net bytes this frame and
+/// budget, which slot is current and where the top was when it became so.
+/// Plain `Cell`s: only the arena's thread touches them.
+pub(crate) struct Ledger {
+    tags: [Cell<Tag>; MAX_TAGS],
+    /// Net bytes: the top can move down (the newest allocation freed, a
+    /// scope closed), so a slot may briefly hold less than it was given.
+    bytes: [Cell<isize>; MAX_TAGS],
+    budgets: [Cell<Option<usize>>; MAX_TAGS],
+    len: Cell<u8>,
+    current: Cell<u8>,
+    since: Cell<usize>,
+    /// Whether a reset has anything to do: a tag other than UNTAGGED was
+    /// met, or a budget set.
+    in_use: Cell<bool>,
+}
+
+impl Ledger {
+    pub(crate) fn new(base: usize) -> Ledger {
+        Ledger {
+            tags: core::array::from_fn(|_| Cell::new(Tag::UNTAGGED)),
+            bytes: core::array::from_fn(|_| Cell::new(0)),
+            budgets: core::array::from_fn(|_| Cell::new(None)),
+            len: Cell::new(1),
+            current: Cell::new(0),
+            since: Cell::new(base),
+            in_use: Cell::new(false),
+        }
+    }
+
+    fn tag_at(&self, slot: u8) -> Tag {
+        self.tags[usize::from(slot)].get()
+    }
+
+    /// The slot of `tag`, given one if it has none (the current slot if
+    /// the table is full).
+    #[inline]
+    fn slot_of(&self, tag: Tag) -> u8 {
+        let len = self.len.get();
+        for slot in 0..len {
+            if self.tags[usize::from(slot)].get() == tag {
+                return slot;
+            }
+        }
+        self.add_slot(tag).unwrap_or(self.current.get())
+    }
+
+    /// A new slot for `tag`; `None` when the table is full.
+    #[cold]
+    fn add_slot(&self, tag: Tag) -> Option<u8> {
+        let len = self.len.get();
+        if usize::from(len) == MAX_TAGS {
+            return None;
+        }
+        self.tags[usize::from(len)].set(tag);
+        self.len.set(len + 1);
+        self.in_use.set(true);
+        Some(len)
+    }
+
+    /// Charges the top's move since the last switch to the current slot and
+    /// makes `to` current; returns the slot that was.
+    #[inline]
+    pub(crate) fn switch(&self, top: usize, to: u8) -> u8 {
+        let from = self.current.replace(to);
+        let since = self.since.replace(top);
+        let slot = &self.bytes[usize::from(from)];
+        slot.set(slot.get().wrapping_add(top.wrapping_sub(since) as isize));
+        from
+    }
+
+    fn bytes_at(&self, slot: u8, top: usize) -> usize {
+        let mut bytes = self.bytes[usize::from(slot)].get();
+        if slot == self.current.get() {
+            bytes = bytes.wrapping_add(top.wrapping_sub(self.since.get()) as isize);
+        }
+        usize::try_from(bytes).unwrap_or(0)
+    }
+
+    /// Sets `tag`'s budget; a tag the full table has no slot for keeps
+    /// none.
+    pub(crate) fn set_budget(&self, tag: Tag, budget: Option<usize>) {
+        let len = self.len.get();
+        let known = (0..len).find(|&slot| self.tags[usize::from(slot)].get() == tag);
+        if let Some(slot) = known.or_else(|| self.add_slot(tag)) {
+            self.budgets[usize::from(slot)].set(budget);
+            self.in_use.set(true);
+        }
+    }
+
+    pub(crate) fn snapshot(&self, top: usize) -> TagBytes {
+        let mut table = TagBytes {
+            len: self.len.get(),
+            ..TagBytes::default()
+        };
+        for slot in 0..self.len.get() {
+            table.entries[usize::from(slot)] = TagEntry {
+                tag: self.tag_at(slot),
+                bytes: self.bytes_at(slot, top),
+                budget: self.budgets[usize::from(slot)].get(),
+            };
+        }
+        table
+    }
+
+    #[inline]
+    pub(crate) fn in_use(&self) -> bool {
+        self.in_use.get()
+    }
+
+    /// The frame ended: every slot starts again at 0 from `base`. The tags
+    /// and budgets stay.
+    pub(crate) fn reset(&self, base: usize) {
+        for bytes in &self.bytes[..usize::from(self.len.get())] {
+            bytes.set(0);
+        }
+        self.since.set(base);
+    }
+}
+
+impl FrameArena {
+    /// Charges this arena's allocations to `tag` until the guard drops,
+    /// then to the tag current before it. Tags nest.
+    ///
+    /// A switch costs a few instructions (the top's move is added to the tag
+    /// going out); an allocation costs nothing more, so tags can stay on in
+    /// shipping builds. An arena tells [`MAX_TAGS`] tags apart (the
+    /// built-in [`Tag::UNTAGGED`] included); past that, a new tag's bytes
+    /// go to the tag around it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    ///
+    /// const PATHS: Tag = Tag::new("paths");
+    /// let arena = FrameArena::new();
+    /// let paths = {
+    ///     let _paths = arena.tag(PATHS);
+    ///     let mut path = Vec::new_in(&arena);
+    ///     path.extend([(0, 0), (1, 0), (1, 1)]);
+    ///     path
+    /// };
+    /// assert_eq!(paths.len(), 3);
+    /// assert_eq!(arena.tag_bytes().get(PATHS), arena.used());
+    /// ```
+    #[inline]
+    pub fn tag(&self, tag: Tag) -> TagGuard<'_> {
+        let slot = self.tags.slot_of(tag);
+        let previous = self.tags.switch(self.top.get(), slot);
+        TagGuard {
+            arena: self,
+            previous,
+        }
+    }
+
+    /// This frame's bytes per tag so far, in the order the arena first met
+    /// the tags ([`Tag::UNTAGGED`] first). They sum to
+    /// [`used`](Self::used): alignment padding is charged to the tag whose
+    /// allocation needed it.
+    ///
+    /// A tag's figure is the net distance the top moved while it was
+    /// current: memory it gave back at the top (a `Vec` it dropped last)
+    /// is not counted. A tag that frees the newest allocation of another
+    /// counts as 0, not below.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    ///
+    /// const AI: Tag = Tag::new("ai");
+    /// let arena = FrameArena::new();
+    /// arena.alloc(1u8);
+    /// let _ai = arena.tag(AI);
+    /// arena.alloc(1u64); // 7 bytes of padding, then 8
+    /// let total: usize = arena.bytes_by_tag().map(|(_, bytes)| bytes).sum();
+    /// assert_eq!(total, arena.used());
+    /// assert!(arena.bytes_by_tag().eq([(Tag::UNTAGGED, 1), (AI, 15)]));
+    /// ```
+    pub fn bytes_by_tag(&self) -> impl Iterator<Item = (Tag, usize)> + '_ {
+        let top = self.top.get();
+        (0..self.tags.len.get())
+            .map(move |slot| (self.tags.tag_at(slot), self.tags.bytes_at(slot, top)))
+    }
+
+    /// [`bytes_by_tag`](Self::bytes_by_tag) as a table, with each tag's
+    /// budget: what a frame's record keeps.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// arena.alloc(0u32);
+    /// assert_eq!(arena.tag_bytes().get(tickarena::Tag::UNTAGGED), 4);
+    /// ```
+    pub fn tag_bytes(&self) -> TagBytes {
+        self.tags.snapshot(self.top.get())
+    }
+
+    /// Sets `tag`'s budget: the bytes it may use per frame. A frame that
+    /// ends with the tag over it is a [breach](crate::Breach), handled by
+    /// the arena's [`BudgetPolicy`](crate::BudgetPolicy). A budget never
+    /// refuses an allocation (the reservation does that): it tells.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    ///
+    /// const AI: Tag = Tag::new("ai");
+    /// let mut arena = FrameArena::builder()
+    ///     .budget_policy(tickarena::BudgetPolicy::Count)
+    ///     .build()
+    ///     .unwrap();
+    /// arena.set_budget(AI, 64);
+    /// {
+    ///     let _ai = arena.tag(AI);
+    ///     arena.alloc([0u8; 100]);
+    /// }
+    /// arena.reset();
+    /// assert_eq!(arena.stats().over_budget, 1);
+    /// ```
+    pub fn set_budget(&self, tag: Tag, bytes: usize) {
+        self.tags.set_budget(tag, Some(bytes));
+    }
+
+    /// Removes `tag`'s budget.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    /// const AI: Tag = Tag::new("ai");
+    /// let arena = FrameArena::new();
+    /// arena.set_budget(AI, 64);
+    /// arena.clear_budget(AI);
+    /// assert_eq!(arena.tag_bytes().budget(AI), None);
+    /// ```
+    pub fn clear_budget(&self, tag: Tag) {
+        self.tags.set_budget(tag, None);
+    }
+}

@@ -1,0 +1,218 @@
+//! Tags: the bytes of a frame charged to the tag current when the top
+//! moved; they sum to `used()`, nested and on worker threads; budgets tell
+//! through each policy.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tickarena::frame_loop::{Frame, FrameLoop, Game};
+use tickarena::{BudgetPolicy, FrameArena, Tag, ThreadArenas};
+
+const AI: Tag = Tag::new("ai");
+const PATHS: Tag = Tag::new("paths");
+const UI: Tag = Tag::new("ui");
+
+fn sum(arena: &FrameArena) -> usize {
+    arena.bytes_by_tag().map(|(_, bytes)| bytes).sum()
+}
+
+#[test]
+fn tags_nest_and_sum_to_used_with_padding_charged_to_who_caused_it() {
+    let mut arena = FrameArena::new();
+    for _frame in 0..3 {
+        arena.alloc(1u8);
+        {
+            let _ai = arena.tag(AI);
+            arena.alloc(1u64); // 7 bytes of padding, charged to AI
+            {
+                let _paths = arena.tag(PATHS);
+                let mut path = Vec::new_in(&arena);
+                path.extend(0..100u32); // grows in place: all PATHS's
+                assert_eq!(sum(&arena), arena.used());
+                std::mem::forget(path);
+            }
+            arena.alloc_str("ai again");
+        }
+        let _ui = arena.tag(UI);
+        arena.alloc([0u8; 3]);
+        let bytes: Vec<(Tag, usize)> = arena.bytes_by_tag().collect();
+        assert_eq!(
+            bytes,
+            [(Tag::UNTAGGED, 1), (AI, 15 + 8), (PATHS, 400), (UI, 3)]
+        );
+        assert_eq!(sum(&arena), arena.used());
+        drop(_ui);
+        arena.reset();
+        // The tags stay, at zero, in the same order.
+        assert!(arena.bytes_by_tag().all(|(_, bytes)| bytes == 0));
+        assert_eq!(arena.bytes_by_tag().count(), 4);
+    }
+}
+
+#[test]
+fn a_tag_that_frees_the_newest_allocation_of_another_counts_zero() {
+    let arena = FrameArena::new();
+    let scratch = {
+        let _ai = arena.tag(AI);
+        Vec::<u8, _>::with_capacity_in(64, &arena)
+    };
+    let ui = arena.tag(UI);
+    drop(scratch); // the top goes back below where UI began
+    assert_eq!(arena.used(), 0);
+    assert_eq!(arena.tag_bytes().get(UI), 0);
+    assert_eq!(arena.tag_bytes().get(AI), 64);
+    drop(ui);
+}
+
+#[test]
+fn past_the_table_new_tags_charge_the_tag_around_them() {
+    const NAMES: [&str; 20] = [
+        "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13",
+        "t14", "t15", "t16", "t17", "t18", "t19",
+    ];
+    let arena = FrameArena::new();
+    let outer = arena.tag(AI);
+    for name in NAMES {
+        let _tag = arena.tag(Tag::new(name));
+        arena.alloc(0u8);
+    }
+    drop(outer);
+    assert_eq!(arena.bytes_by_tag().count(), tickarena::MAX_TAGS);
+    assert_eq!(sum(&arena), arena.used());
+    // AI, then t0..t13 fit; t14..t19 went to AI.
+    assert_eq!(arena.tag_bytes().get(AI), 6);
+    assert_eq!(arena.tag_bytes().get(Tag::new("t19")), 0);
+}
+
+#[test]
+fn worker_threads_charge_their_own_arenas_and_the_set_sums_them() {
+    let mut arenas = ThreadArenas::new();
+    std::thread::scope(|scope| {
+        for worker in 0..4usize {
+            let arenas = &arenas;
+            scope.spawn(move || {
+                let arena = arenas.local();
+                let _paths = arena.tag(PATHS);
+                arena.alloc_slice_fill_with(10 * (worker + 1), |_| 0u8);
+                let _ai = arena.tag(AI);
+                arena.alloc(0u32);
+            });
+        }
+    });
+    let tags = arenas.tag_bytes();
+    assert_eq!(tags.get(PATHS), 100);
+    assert_eq!(tags.total(), arenas.used());
+    arenas.reset();
+    assert_eq!(arenas.last_frame_tag_bytes().get(PATHS), 100);
+    assert_eq!(
+        arenas.last_frame_tag_bytes().total(),
+        arenas.stats().high_water
+    );
+}
+
+struct Tagged;
+
+impl Game for Tagged {
+    type Event = u32;
+    type Scratch<'f> = ();
+
+    fn actions<'f>(&mut self, event: u32, frame: &mut Frame<'f, Self>) {
+        let _ai = frame.arena().tag(AI);
+        frame.arena().alloc_slice_fill_with(event as usize, |_| 0u8);
+    }
+
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+        let _paths = frame.arena().tag(PATHS);
+        frame.arena().alloc([0u8; 16]);
+        let threads = frame.threads();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let arena = threads.local();
+                let _ui = arena.tag(UI);
+                arena.alloc([0u8; 32]);
+            });
+        });
+    }
+}
+
+#[test]
+fn a_frame_loop_records_each_ticks_bytes_per_tag_its_workers_included() {
+    let mut game = FrameLoop::new(Tagged);
+    for tick in 0..5u32 {
+        let record = game.tick([tick, 2 * tick], game.step());
+        assert_eq!(record.tags.get(AI), 3 * tick as usize);
+        assert_eq!(record.tags.get(PATHS), 16 * record.steps as usize);
+        assert_eq!(record.tags.get(UI), 32 * record.steps as usize);
+        assert_eq!(record.tags.total(), record.arena_bytes);
+    }
+}
+
+static HOOKED: AtomicU64 = AtomicU64::new(0);
+
+fn count_breach(breach: &tickarena::Breach) {
+    assert_eq!((breach.tag, breach.budget), (AI, 64));
+    HOOKED.fetch_add(1, Ordering::Relaxed);
+}
+
+fn breaching_frames(policy: BudgetPolicy, frames: u64) -> FrameArena {
+    let mut arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget_policy(policy)
+        .build()
+        .unwrap();
+    for frame in 0..frames {
+        {
+            let _ai = arena.tag(AI);
+            // Over the budget every other frame.
+            arena.alloc_slice_fill_with(if frame % 2 == 0 { 100 } else { 64 }, |_| 0u8);
+        }
+        arena.reset();
+    }
+    arena
+}
+
+#[test]
+fn every_policy_counts_each_breach_and_the_hook_hears_each() {
+    assert_eq!(
+        breaching_frames(BudgetPolicy::Count, 10)
+            .stats()
+            .over_budget,
+        5
+    );
+    let logged = breaching_frames(BudgetPolicy::Log { every_frames: 4 }, 10);
+    assert_eq!(logged.stats().over_budget, 5);
+    let hooked = breaching_frames(BudgetPolicy::Hook(count_breach), 10);
+    assert_eq!(hooked.stats().over_budget, 5);
+    assert_eq!(HOOKED.load(Ordering::Relaxed), 5);
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "the policy panics")]
+fn the_panic_policy_panics_at_the_first_breach_naming_it_with_the_arena_reset() {
+    let mut arena = FrameArena::builder()
+        .name("main")
+        .budget(AI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    {
+        let _ai = arena.tag(AI);
+        arena.alloc([0u8; 100]);
+    }
+    let panic =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| arena.reset())).unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert_eq!(
+        message,
+        "tickarena: arena \"main\", frame 0: tag \"ai\" used 100 bytes, over its budget of 64"
+    );
+    // The frame ended before the policy ran: the next one starts empty.
+    assert_eq!(
+        (
+            arena.used(),
+            arena.stats().frames,
+            arena.stats().over_budget
+        ),
+        (0, 1, 1)
+    );
+    assert_eq!(arena.tag_bytes().get(AI), 0);
+}
