@@ -15,7 +15,15 @@
 //! cargo run --release --example actions -- --frames 600 --events-per-frame 1000
 //! cargo run --release --example actions -- --arena-only  # no comparison
 //! cargo run --release --example actions -- --threads 2   # crowd steering on 2 workers
+//! cargo run --release --example actions -- --report frames.csv --chart frames.svg
 //! ```
+//!
+//! The game's work runs under tags (input, crowds, steering, despawn) with
+//! a budget for input; at its end the demo prints the sizing report of
+//! every frame (per-frame peaks, p50/p99/max per tag, frames over budget,
+//! the `reserve` and `retain` to choose). `--report FILE.csv` writes one
+//! row per frame and one column per tag; `--chart FILE.svg` draws the bytes
+//! per frame stacked by tag, with the budget.
 
 use std::time::{Duration, Instant};
 
@@ -25,11 +33,14 @@ mod counting_alloc;
 mod demo;
 #[path = "support/flags.rs"]
 mod flags;
+#[path = "support/tag_chart.rs"]
+mod tag_chart;
 
 use counting_alloc::{Counting, thread_allocations};
-use demo::{FrameMemory, InArena, OnHeap, World, script};
+use demo::{FrameMemory, INPUT, InArena, OnHeap, World, script};
 use flags::Flags;
-use tickarena::frame_loop::{FrameLoop, FrameRecord};
+use tickarena::FrameArena;
+use tickarena::frame_loop::{FixedTimestep, FrameLoop, FrameRecord};
 
 // Counts heap allocations for the comparison (a relaxed atomic add and a
 // thread-local add per allocation, on both sides).
@@ -42,6 +53,8 @@ struct Options {
     report_every: u64,
     threads: usize,
     compare: bool,
+    report: Option<std::path::PathBuf>,
+    chart: Option<std::path::PathBuf>,
 }
 
 fn parse_options() -> Options {
@@ -51,9 +64,11 @@ fn parse_options() -> Options {
         report_every: 120,
         threads: 0,
         compare: true,
+        report: None,
+        chart: None,
     };
     let mut flags = Flags::new(
-        "usage: actions [--frames N] [--events-per-frame N] [--report-every N] [--threads N] [--arena-only]",
+        "usage: actions [--frames N] [--events-per-frame N] [--report-every N] [--threads N] [--arena-only] [--report FILE.csv] [--chart FILE.svg]",
     );
     while let Some(flag) = flags.next_flag() {
         match flag.as_str() {
@@ -62,6 +77,8 @@ fn parse_options() -> Options {
             "--report-every" => options.report_every = flags.value::<u64>(&flag, "a number").max(1),
             "--threads" => options.threads = flags.value(&flag, "a number of worker threads"),
             "--arena-only" => options.compare = false,
+            "--report" => options.report = Some(flags.value(&flag, "a CSV file's path")),
+            "--chart" => options.chart = Some(flags.value(&flag, "an SVG file's path")),
             other => flags.fail(&format!("unknown flag {other:?}")),
         }
     }
@@ -106,13 +123,29 @@ impl Totals {
     }
 }
 
+/// The input's budget per frame.
+const INPUT_BUDGET: usize = 256 << 10;
+
 fn main() {
     let options = parse_options();
     let world = match options.threads {
         0 => World::new(),
         threads => World::with_workers(threads),
     };
-    let mut game = FrameLoop::new(world);
+    // A history of every frame, for the sizing report at the end.
+    let arena = FrameArena::builder()
+        .name("actions")
+        .build()
+        .expect("the arena's address space");
+    let mut game = FrameLoop::with_parts(
+        world,
+        arena,
+        FixedTimestep::default(),
+        options.frames as usize,
+    );
+    // Ordinary frames' input takes some 100 KiB; the bursts' take megabytes
+    // and are reported (a line at most every 300 frames, on stderr).
+    game.arena().set_budget(INPUT, INPUT_BUDGET);
     // The comparison: the same game with its frame data on the heap,
     // single-threaded (the workers' grids are arena-only), run after this one.
     let mut on_heap =
@@ -188,6 +221,20 @@ fn main() {
         println!("arena vs heap     compared single-threaded only: run without --threads");
     }
     println!("player            at {:.1}", world.player);
+    println!();
+    println!("{}", game.history().report());
+    if let Some(path) = &options.report {
+        let file = std::io::BufWriter::new(std::fs::File::create(path).expect("the report file"));
+        game.history().write_csv(file).expect("the report written");
+        println!(
+            "report            {} (a row per frame, a column per tag)",
+            path.display()
+        );
+    }
+    if let Some(path) = &options.chart {
+        tag_chart::write_svg(game.history(), path, (960, 480)).expect("the chart written");
+        println!("chart             {}", path.display());
+    }
     if options.threads > 0 {
         let mut per_thread = Vec::new();
         game.threads()

@@ -112,6 +112,10 @@ pub struct FrameArena {
     /// most recent allocation freed or shrunk). Kept off the allocation
     /// fast path and growth in place, which only raise `top`.
     lowered_from: Published,
+    /// The frame's peak top before the current tag's turn began (a tag
+    /// switch starts `lowered_from` again from the top, so that it tells
+    /// each turn's own high). Published for `ThreadArenas::peak`.
+    peak_before_turn: Published,
     region: Region,
     /// What is kept across a reclaim, and when more is given back.
     retention: Retention,
@@ -237,6 +241,7 @@ impl FrameArena {
             _not_sync: PhantomData,
             top: Published::new(base),
             lowered_from: Published::new(base),
+            peak_before_turn: Published::new(base),
             end: Cell::new(base + region.committed()),
             region,
             retention,
@@ -345,6 +350,7 @@ impl FrameArena {
         asan::poison(self.region.base().as_ptr(), poisoned);
         self.top.set(self.base());
         self.lowered_from.set(self.base());
+        self.peak_before_turn.set(self.base());
         if self.refused.get() {
             self.forget_refusal();
         }
@@ -363,7 +369,7 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     fn reset_tagged(&mut self) {
-        let table = self.tags.snapshot(self.top.get());
+        let table = self.tag_bytes();
         let frame = self.frames + u64::from(self.retention.frames());
         self.tags.reset(self.base());
         self.reset_memory();
@@ -421,7 +427,13 @@ impl FrameArena {
     /// ```
     #[inline]
     pub fn peak(&self) -> usize {
-        self.lowered_from.get().max(self.top.get()) - self.base()
+        self.turn_high().max(self.peak_before_turn.get()) - self.base()
+    }
+
+    /// The highest the top has been since the current tag's turn began.
+    #[inline]
+    fn turn_high(&self) -> usize {
+        self.lowered_from.get().max(self.top.get())
     }
 
     /// Lowers the top to `new_top` (the most recent allocation is freed or

@@ -39,6 +39,7 @@
 pub(crate) mod clock;
 mod frame;
 mod history;
+mod report;
 mod scratch;
 mod timestep;
 
@@ -50,6 +51,7 @@ use crate::threads::ThreadArenas;
 use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
+pub use report::{SizingReport, TagSummary};
 pub use scratch::FromArena;
 pub use timestep::FixedTimestep;
 

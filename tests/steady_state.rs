@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use tickarena::frame_loop::{Action, Frame, FrameLoop, Game};
+use tickarena::frame_loop::{Action, FixedTimestep, Frame, FrameLoop, Game};
 
 #[allow(
     dead_code,
@@ -32,7 +32,7 @@ mod first_game;
 #[path = "../examples/support/page_faults.rs"]
 mod page_faults;
 use page_faults::minor_faults_of_this_thread;
-use tickarena::{FrameArena, SegmentedList, format_in};
+use tickarena::{FrameArena, SegmentedList, Tag, format_in};
 
 /// Counts allocations made by enrolled threads.
 struct Counting;
@@ -120,6 +120,16 @@ struct World {
     checksum: u64,
 }
 
+/// The commands' allocations: a tag with a budget that every frame goes
+/// over, so that recording, checking and reporting run every tick.
+const COMMANDS: Tag = Tag::new("commands");
+const VISIBILITY: Tag = Tag::new("visibility");
+static BREACHES: AtomicU64 = AtomicU64::new(0);
+
+fn count_breach(_: &tickarena::Breach) {
+    BREACHES.fetch_add(1, Ordering::Relaxed);
+}
+
 enum Event {
     Spawn(f32),
     Command(u32),
@@ -158,6 +168,7 @@ impl Game for World {
             Event::Spawn(x) => frame.push(Spawn(x)),
             Event::Command(n) => {
                 let arena = frame.arena();
+                let _commands = arena.tag(COMMANDS);
                 let mut arguments = Vec::new_in(arena);
                 for i in 0..3 {
                     arguments.push(format_in!(arena, "--flag-{i}={n}"));
@@ -169,6 +180,7 @@ impl Game for World {
     }
 
     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+        let _visibility = frame.arena().tag(VISIBILITY);
         let mut visible = Vec::new_in(frame.arena());
         visible.extend(self.entities.iter().filter(|e| e[0] > 0.5).map(|e| e[1]));
         self.checksum += visible.len() as u64;
@@ -179,10 +191,18 @@ impl Game for World {
 fn steady_ticks_make_no_heap_allocation() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     enroll_this_thread();
-    let mut game = FrameLoop::new(World {
+    // Tags, a budget breached every frame and its hook: recording them
+    // makes no allocation either.
+    let arena = FrameArena::builder()
+        .budget(COMMANDS, 1024)
+        .budget_policy(tickarena::BudgetPolicy::Hook(count_breach))
+        .build()
+        .unwrap();
+    let world = World {
         entities: SegmentedList::new(),
         checksum: 0,
-    });
+    };
+    let mut game = FrameLoop::with_parts(world, arena, FixedTimestep::default(), 240);
     let step = game.step();
     let events = |tick: u32| {
         (0..200u32).map(move |i| {
@@ -208,6 +228,10 @@ fn steady_ticks_make_no_heap_allocation() {
     );
     assert!(game.world().checksum > 0);
     assert!(game.history().high_water() > 0);
+    let latest = game.history().latest().unwrap().tags;
+    assert!(latest.peak(COMMANDS) > 1024 && latest.peak(VISIBILITY) > 0);
+    assert_eq!(BREACHES.load(Ordering::Relaxed), 1200);
+    assert_eq!(game.arena().stats().over_budget, 1200);
 }
 
 /// Steers a field of points on worker threads: each worker builds a grid of

@@ -22,6 +22,11 @@
 //! away from crowds on a rayon pool: each worker builds a grid of its share
 //! of the entities in its own frame arena (`Frame::threads`) and hands the
 //! steering back as a slice.
+//!
+//! Each part of the frame's work runs under a [`Tag`] ([`INPUT`],
+//! [`CROWDS`], [`STEERING`] on the workers, [`DESPAWN`]), so the frame's
+//! bytes per part are in every `FrameRecord`, the sizing report and the
+//! charts.
 
 // Shared by several examples, each of which uses part of it.
 #![allow(dead_code)]
@@ -32,7 +37,18 @@ use std::marker::PhantomData;
 use glam::Vec2;
 use rayon::prelude::*;
 use tickarena::frame_loop::{Action, Frame, Game};
-use tickarena::{FrameArena, SegmentedList, ThreadArenas, format_in};
+use tickarena::{FrameArena, SegmentedList, Tag, ThreadArenas, format_in};
+
+/// The events' actions, log lines and spawn lists.
+pub const INPUT: Tag = Tag::new("input");
+/// The update's crowd grid.
+pub const CROWDS: Tag = Tag::new("crowds");
+/// The workers' steering grids and nudges (in their own arenas).
+pub const STEERING: Tag = Tag::new("steering");
+/// The frame end's grid of despawn requests.
+pub const DESPAWN: Tag = Tag::new("despawn");
+/// Every tag of the demo, in the order a frame meets them.
+pub const TAGS: [Tag; 4] = [INPUT, CROWDS, STEERING, DESPAWN];
 
 /// Entities and the player stay within this distance of the origin.
 pub const BOUNDS: f32 = 500.0;
@@ -244,6 +260,7 @@ fn avoid_crowds<G>(
     frame: &Frame<'_, G>,
     dt: f32,
 ) {
+    let _steering = frame.arena().tag(STEERING);
     let threads = frame.threads();
     // Frozen into slices: arena `Vec`s stay on this thread.
     let chunks: &[&[Entity]] = {
@@ -292,6 +309,7 @@ const GRID: usize = 32;
 /// entity a nudge away from the more crowded neighbouring cells.
 fn crowd_nudges<'a>(threads: &'a ThreadArenas, chunk: &[Entity]) -> &'a [Vec2] {
     let arena = threads.local();
+    let _steering = arena.tag(STEERING);
     let grid = arena.alloc_slice_fill_with(GRID * GRID, |_| 0u16);
     for entity in chunk {
         let cell = cell_index(entity.position, GRID);
@@ -384,6 +402,7 @@ impl<M: FrameMemory> Game for World<M> {
 
     fn actions<'f>(&mut self, event: Event, frame: &mut Frame<'f, Self>) {
         let memory = M::of(frame.arena());
+        let _input = frame.arena().tag(INPUT);
         match event {
             Event::Key(key) => {
                 let direction = match key {
@@ -458,6 +477,7 @@ impl<M: FrameMemory> Game for World<M> {
         if let Some(pool) = &self.workers {
             avoid_crowds(&mut self.entities, pool, frame, dt);
         }
+        let _crowds = frame.arena().tag(CROWDS);
         let crowds = crowd_counts(&self.entities, M::of(frame.arena()));
         for entity in self.entities.iter_mut() {
             // Slower in crowded cells.
@@ -481,6 +501,7 @@ impl<M: FrameMemory> Game for World<M> {
     }
 
     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut ()) {
+        let _despawn = frame.arena().tag(DESPAWN);
         self.apply_despawn_requests(M::of(frame.arena()));
     }
 }

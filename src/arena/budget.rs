@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::tags::{Tag, TagBytes};
 
-/// A frame that ended with a tag over its budget.
+/// A frame in which a tag held more than its budget at once.
 ///
 /// # Example
 ///
@@ -15,7 +15,7 @@ use super::tags::{Tag, TagBytes};
 /// let breach = Breach { arena: Some("main"), tag: Tag::new("ai"), frame: 12, bytes: 100, budget: 64 };
 /// assert_eq!(
 ///     breach.to_string(),
-///     "tickarena: arena \"main\", frame 12: tag \"ai\" used 100 bytes, over its budget of 64",
+///     "tickarena: arena \"main\", frame 12: tag \"ai\" held 100 bytes at once, over its budget of 64",
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,8 @@ pub struct Breach {
     pub tag: Tag,
     /// The arena's frame number (its resets before this one).
     pub frame: u64,
-    /// The bytes the tag used this frame.
+    /// The most bytes the tag held at once this frame (its
+    /// [`peak`](crate::TagBytes::peak)).
     pub bytes: usize,
     /// Its budget.
     pub budget: usize,
@@ -40,7 +41,7 @@ impl fmt::Display for Breach {
         }
         write!(
             f,
-            "frame {}: tag {:?} used {} bytes, over its budget of {}",
+            "frame {}: tag {:?} held {} bytes at once, over its budget of {}",
             self.frame,
             self.tag.name(),
             self.bytes,
@@ -162,7 +163,11 @@ fn panic_unless_unwinding(breach: &Breach) {
 
 #[cfg(feature = "std")]
 fn log(breach: &Breach, unlogged: u64) {
-    std::eprintln!("{breach} ({unlogged} more breaches since the last line)");
+    if unlogged == 0 {
+        std::eprintln!("{breach}");
+    } else {
+        std::eprintln!("{breach} (and {unlogged} more breaches since the last line)");
+    }
 }
 
 #[cfg(not(feature = "std"))]

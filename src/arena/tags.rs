@@ -153,7 +153,7 @@ pub struct TagGuard<'a> {
 impl Drop for TagGuard<'_> {
     #[inline]
     fn drop(&mut self) {
-        self.arena.tags.switch(self.arena.top.get(), self.previous);
+        self.arena.switch_tag(self.previous);
     }
 }
 
@@ -195,6 +195,7 @@ pub struct TagBytes {
 struct TagEntry {
     tag: Tag,
     bytes: usize,
+    peak: usize,
     budget: Option<usize>,
 }
 
@@ -222,7 +223,8 @@ impl TagBytes {
             .map(|entry| (entry.tag, entry.bytes))
     }
 
-    /// The bytes charged to `tag` (0 if it has none).
+    /// The bytes charged to `tag` (0 if it has none): the net of what it
+    /// allocated and gave back, as [`FrameArena::bytes_by_tag`] has it.
     ///
     /// # Example
     ///
@@ -231,6 +233,44 @@ impl TagBytes {
     /// ```
     pub fn get(&self, tag: Tag) -> usize {
         self.entry(tag).map_or(0, |entry| entry.bytes)
+    }
+
+    /// The most bytes `tag` held at once (0 if it has none): its
+    /// temporaries included, such as a scratch `Vec` it dropped before
+    /// the frame ended. What sizing and budgets go by.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Tag};
+    /// const AI: Tag = Tag::new("ai");
+    /// let arena = FrameArena::new();
+    /// {
+    ///     let _ai = arena.tag(AI);
+    ///     drop(Vec::<u8, _>::with_capacity_in(1000, &arena));
+    ///     arena.alloc(0u64);
+    /// }
+    /// let bytes = arena.tag_bytes();
+    /// assert_eq!((bytes.get(AI), bytes.peak(AI)), (8, 1000));
+    /// ```
+    pub fn peak(&self, tag: Tag) -> usize {
+        self.entry(tag).map_or(0, |entry| entry.peak)
+    }
+
+    /// Each tag and its [`peak`](Self::peak), in the order of
+    /// [`iter`](Self::iter).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::new();
+    /// arena.alloc(0u32);
+    /// assert!(arena.tag_bytes().peaks().eq([(tickarena::Tag::UNTAGGED, 4)]));
+    /// ```
+    pub fn peaks(&self) -> impl ExactSizeIterator<Item = (Tag, usize)> + '_ {
+        self.entries[..usize::from(self.len)]
+            .iter()
+            .map(|entry| (entry.tag, entry.peak))
     }
 
     /// `tag`'s budget, if it has one.
@@ -244,7 +284,8 @@ impl TagBytes {
         self.entry(tag).and_then(|entry| entry.budget)
     }
 
-    /// The tags over their budgets: `(tag, bytes, budget)`.
+    /// The tags whose [`peak`](Self::peak) is over their budgets: `(tag,
+    /// peak, budget)`.
     ///
     /// # Example
     ///
@@ -261,7 +302,7 @@ impl TagBytes {
         self.entries[..usize::from(self.len)]
             .iter()
             .filter_map(|entry| match entry.budget {
-                Some(budget) if entry.bytes > budget => Some((entry.tag, entry.bytes, budget)),
+                Some(budget) if entry.peak > budget => Some((entry.tag, entry.peak, budget)),
                 _ => None,
             })
     }
@@ -301,6 +342,7 @@ impl TagBytes {
             let slot = self.slot_for(entry.tag);
             let mine = &mut self.entries[slot];
             mine.bytes += entry.bytes;
+            mine.peak += entry.peak;
             mine.budget = mine.budget.or(entry.budget);
         }
     }
@@ -321,8 +363,7 @@ impl TagBytes {
         }
         self.entries[len] = TagEntry {
             tag,
-            bytes: 0,
-            budget: None,
+            ..TagEntry::default()
         };
         self.len += 1;
         len
@@ -345,6 +386,9 @@ pub(crate) struct Ledger {
     /// Net bytes: the top can move down (the newest allocation freed, a
     /// scope closed), so a slot may briefly hold less than it was given.
     bytes: [Cell<isize>; MAX_TAGS],
+    /// The most bytes each slot held at once this frame (its net before a
+    /// turn plus the turn's high above where the turn began).
+    peaks: [Cell<isize>; MAX_TAGS],
     budgets: [Cell<Option<usize>>; MAX_TAGS],
     len: Cell<u8>,
     current: Cell<u8>,
@@ -359,6 +403,7 @@ impl Ledger {
         Ledger {
             tags: core::array::from_fn(|_| Cell::new(Tag::UNTAGGED)),
             bytes: core::array::from_fn(|_| Cell::new(0)),
+            peaks: core::array::from_fn(|_| Cell::new(0)),
             budgets: core::array::from_fn(|_| Cell::new(None)),
             len: Cell::new(1),
             current: Cell::new(0),
@@ -397,23 +442,42 @@ impl Ledger {
         Some(len)
     }
 
-    /// Charges the top's move since the last switch to the current slot and
-    /// makes `to` current; returns the slot that was.
+    /// Ends the current slot's turn (the top is at `top`, and was at most
+    /// `high` during the turn): its net and peak take the turn's figures,
+    /// and `to` is current; returns the slot that was.
     #[inline]
-    pub(crate) fn switch(&self, top: usize, to: u8) -> u8 {
+    pub(crate) fn switch(&self, top: usize, high: usize, to: u8) -> u8 {
         let from = self.current.replace(to);
         let since = self.since.replace(top);
-        let slot = &self.bytes[usize::from(from)];
-        slot.set(slot.get().wrapping_add(top.wrapping_sub(since) as isize));
+        let [bytes, peak] = self.figures_with_turn(from, since, top, high);
+        self.bytes[usize::from(from)].set(bytes);
+        self.peaks[usize::from(from)].set(peak);
         from
     }
 
-    fn bytes_at(&self, slot: u8, top: usize) -> usize {
-        let mut bytes = self.bytes[usize::from(slot)].get();
-        if slot == self.current.get() {
-            bytes = bytes.wrapping_add(top.wrapping_sub(self.since.get()) as isize);
-        }
-        usize::try_from(bytes).unwrap_or(0)
+    /// Slot `slot`'s net and peak with a turn from `since` to `top` (at
+    /// most `high`) added.
+    #[inline]
+    fn figures_with_turn(&self, slot: u8, since: usize, top: usize, high: usize) -> [isize; 2] {
+        let before = self.bytes[usize::from(slot)].get();
+        let bytes = before.wrapping_add(top.wrapping_sub(since) as isize);
+        let turn_peak = before.wrapping_add(high.wrapping_sub(since) as isize);
+        let peak = self.peaks[usize::from(slot)].get().max(turn_peak);
+        [bytes, peak]
+    }
+
+    /// Slot `slot`'s net bytes and peak so far (the top at `top`, at most
+    /// `high` in the current turn), never below 0.
+    fn figures_at(&self, slot: u8, top: usize, high: usize) -> [usize; 2] {
+        let [bytes, peak] = if slot == self.current.get() {
+            self.figures_with_turn(slot, self.since.get(), top, high)
+        } else {
+            [
+                self.bytes[usize::from(slot)].get(),
+                self.peaks[usize::from(slot)].get(),
+            ]
+        };
+        [bytes, peak].map(|figure| usize::try_from(figure).unwrap_or(0))
     }
 
     /// Sets `tag`'s budget; a tag the full table has no slot for keeps
@@ -427,15 +491,17 @@ impl Ledger {
         }
     }
 
-    pub(crate) fn snapshot(&self, top: usize) -> TagBytes {
+    pub(crate) fn snapshot(&self, top: usize, high: usize) -> TagBytes {
         let mut table = TagBytes {
             len: self.len.get(),
             ..TagBytes::default()
         };
         for slot in 0..self.len.get() {
+            let [bytes, peak] = self.figures_at(slot, top, high);
             table.entries[usize::from(slot)] = TagEntry {
                 tag: self.tag_at(slot),
-                bytes: self.bytes_at(slot, top),
+                bytes,
+                peak,
                 budget: self.budgets[usize::from(slot)].get(),
             };
         }
@@ -450,9 +516,9 @@ impl Ledger {
     /// The frame ended: every slot starts again at 0 from `base`. The tags
     /// and budgets stay.
     pub(crate) fn reset(&self, base: usize) {
-        for bytes in &self.bytes[..usize::from(self.len.get())] {
-            bytes.set(0);
-        }
+        let len = usize::from(self.len.get());
+        self.bytes[..len].iter().for_each(|bytes| bytes.set(0));
+        self.peaks[..len].iter().for_each(|peak| peak.set(0));
         self.since.set(base);
     }
 }
@@ -486,7 +552,7 @@ impl FrameArena {
     #[inline]
     pub fn tag(&self, tag: Tag) -> TagGuard<'_> {
         let slot = self.tags.slot_of(tag);
-        let previous = self.tags.switch(self.top.get(), slot);
+        let previous = self.switch_tag(slot);
         TagGuard {
             arena: self,
             previous,
@@ -500,8 +566,10 @@ impl FrameArena {
     ///
     /// A tag's figure is the net distance the top moved while it was
     /// current: memory it gave back at the top (a `Vec` it dropped last)
-    /// is not counted. A tag that frees the newest allocation of another
-    /// counts as 0, not below.
+    /// is not counted here, but is in the tag's
+    /// [`peak`](TagBytes::peak) ([`tag_bytes`](Self::tag_bytes)), what
+    /// budgets and the sizing report go by. A tag that frees the newest
+    /// allocation of another counts as 0, not below.
     ///
     /// # Example
     ///
@@ -518,9 +586,13 @@ impl FrameArena {
     /// assert!(arena.bytes_by_tag().eq([(Tag::UNTAGGED, 1), (AI, 15)]));
     /// ```
     pub fn bytes_by_tag(&self) -> impl Iterator<Item = (Tag, usize)> + '_ {
-        let top = self.top.get();
-        (0..self.tags.len.get())
-            .map(move |slot| (self.tags.tag_at(slot), self.tags.bytes_at(slot, top)))
+        let (top, high) = (self.top.get(), self.turn_high());
+        (0..self.tags.len.get()).map(move |slot| {
+            (
+                self.tags.tag_at(slot),
+                self.tags.figures_at(slot, top, high)[0],
+            )
+        })
     }
 
     /// [`bytes_by_tag`](Self::bytes_by_tag) as a table, with each tag's
@@ -534,11 +606,25 @@ impl FrameArena {
     /// assert_eq!(arena.tag_bytes().get(tickarena::Tag::UNTAGGED), 4);
     /// ```
     pub fn tag_bytes(&self) -> TagBytes {
-        self.tags.snapshot(self.top.get())
+        self.tags.snapshot(self.top.get(), self.turn_high())
     }
 
-    /// Sets `tag`'s budget: the bytes it may use per frame. A frame that
-    /// ends with the tag over it is a [breach](crate::Breach), handled by
+    /// Ends the current tag's turn and makes slot `to` current; returns
+    /// the slot that was. The turn's high is folded into the frame's peak
+    /// and the next turn's high starts from the top.
+    #[inline]
+    fn switch_tag(&self, to: u8) -> u8 {
+        let (top, high) = (self.top.get(), self.turn_high());
+        if high > self.peak_before_turn.get() {
+            self.peak_before_turn.set(high);
+        }
+        self.lowered_from.set(top);
+        self.tags.switch(top, high, to)
+    }
+
+    /// Sets `tag`'s budget: the bytes it may hold at once per frame (its
+    /// [`peak`](TagBytes::peak)). A frame in which the tag went over it is
+    /// a [breach](crate::Breach), reported at the frame's end by
     /// the arena's [`BudgetPolicy`](crate::BudgetPolicy). A budget never
     /// refuses an allocation (the reservation does that): it tells.
     ///

@@ -203,7 +203,7 @@ fn the_panic_policy_panics_at_the_first_breach_naming_it_with_the_arena_reset() 
     let message = panic.downcast_ref::<String>().unwrap();
     assert_eq!(
         message,
-        "tickarena: arena \"main\", frame 0: tag \"ai\" used 100 bytes, over its budget of 64"
+        "tickarena: arena \"main\", frame 0: tag \"ai\" held 100 bytes at once, over its budget of 64"
     );
     // The frame ended before the policy ran: the next one starts empty.
     assert_eq!(
@@ -215,4 +215,103 @@ fn the_panic_policy_panics_at_the_first_breach_naming_it_with_the_arena_reset() 
         (0, 1, 1)
     );
     assert_eq!(arena.tag_bytes().get(AI), 0);
+}
+
+#[test]
+fn a_tags_peak_counts_the_temporaries_it_gave_back() {
+    let arena = FrameArena::new();
+    {
+        let _ai = arena.tag(AI);
+        let scratch = Vec::<u8, _>::with_capacity_in(1000, &arena);
+        {
+            let _paths = arena.tag(PATHS);
+            arena.alloc([0u8; 24]);
+        }
+        drop(scratch); // not the top: stays
+        let more = Vec::<u8, _>::with_capacity_in(500, &arena);
+        drop(more); // the top: given back
+    }
+    {
+        let _ui = arena.tag(UI);
+        drop(Vec::<u8, _>::with_capacity_in(300, &arena));
+    }
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.get(AI), bytes.peak(AI)), (1000, 1500));
+    assert_eq!((bytes.get(PATHS), bytes.peak(PATHS)), (24, 24));
+    assert_eq!((bytes.get(UI), bytes.peak(UI)), (0, 300));
+    assert_eq!(bytes.total(), arena.used());
+    assert_eq!(arena.peak(), 1524);
+}
+
+#[path = "../../examples/support/tag_chart.rs"]
+mod tag_chart;
+
+/// A few frames of the `Tagged` game with budgets: the history to write.
+fn recorded_history() -> FrameLoop<Tagged> {
+    let mut game = FrameLoop::new(Tagged);
+    game.arena().set_budget(AI, 10);
+    for tick in 0..6u32 {
+        game.tick([tick, 2 * tick], game.step());
+    }
+    game
+}
+
+#[test]
+fn the_csv_has_a_row_per_frame_and_a_column_per_tag_and_parses_back() {
+    let game = recorded_history();
+    let mut csv = Vec::new();
+    game.history().write_csv(&mut csv).unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "tick,tick_us,arena_bytes,\"ai\",\"paths\",\"ui\""
+    );
+    let rows: Vec<Vec<u64>> = lines
+        .map(|line| {
+            line.split(',')
+                .map(|field| field.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 6);
+    for (row, record) in rows.iter().zip(game.history().iter()) {
+        assert_eq!(row[0], record.tick);
+        assert_eq!(row[2], record.arena_bytes as u64);
+        assert_eq!(
+            row[3..],
+            [AI, PATHS, UI].map(|tag| record.tags.peak(tag) as u64)
+        );
+    }
+    let report = game.history().report();
+    assert_eq!(report.tags()[0].frames_over_budget, 2); // ticks 4 and 5: 12 and 15 bytes
+    assert!(report.to_string().contains("retain  64 KiB"));
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "writes a file")]
+#[cfg_attr(target_family = "wasm", ignore = "writes a file")]
+fn the_chart_is_an_svg_with_a_band_per_tag_and_the_budget() {
+    let game = recorded_history();
+    let path = std::env::temp_dir().join(format!("tickarena-chart-{}.svg", std::process::id()));
+    tag_chart::write_svg(game.history(), &path, (640, 320)).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // Balanced: each `<` opens an element that closes with `/>`, or opens
+    // one (`<name`) or closes one (`</name>`) of a pair.
+    let (brackets, pairs, empty) = (
+        svg.matches('<').count(),
+        svg.matches("</").count(),
+        svg.matches("/>").count(),
+    );
+    assert_eq!(brackets, 2 * pairs + empty);
+    for label in ["ai", "paths", "ui", "ai budget (0 KiB)"] {
+        assert!(
+            svg.contains(&format!(">{label}<")) || svg.contains(&format!(">\n{label}\n<")),
+            "no {label:?} in the legend"
+        );
+    }
+    // A filled band per tag.
+    assert_eq!(svg.matches("<polygon").count(), 3);
 }
