@@ -511,7 +511,10 @@ impl ThreadArenas {
         {
             let committed = self.stats().committed;
             self.plots.plot(peak, self.high_water, committed);
-            self.plots.plot_tags(&self.last_frame_tags);
+            // Untagged sets plot no tag (as an untagged arena does not).
+            if self.last_frame_tags.iter().len() > 1 {
+                self.plots.plot_tags(&self.last_frame_tags);
+            }
         }
     }
 

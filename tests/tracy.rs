@@ -61,6 +61,23 @@ fn frames_are_plotted_while_a_client_runs() {
             expected
         );
     }
+    // A tagged frame adds a point per tag (the untagged bytes' included),
+    // in the arena's plots and the thread set's sums alike.
+    const AI: tickarena::Tag = tickarena::Tag::new("ai");
+    let before = tracy_points_sent();
+    {
+        let _ai = arena.tag(AI);
+        arena.alloc(0u64);
+    }
+    arena.reset();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let _ai = threads.local().tag(AI);
+            threads.local().alloc(0u64);
+        });
+    });
+    threads.reset();
+    assert_eq!(tracy_points_sent() - before, (3 + 2) + (3 + 2));
     // Tracy's symbol worker thread reads /proc/kallsyms right after the
     // client starts; a process that exits under it can make that read fail
     // an assertion inside Tracy. Give it time to finish.

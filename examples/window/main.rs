@@ -60,14 +60,20 @@ fn window_attributes(size: LogicalSize<f64>) -> WindowAttributes {
         .with_inner_size(size)
 }
 
+/// The input's budget per frame: ordinary frames take some 100 KiB, a
+/// storm megabytes (a breach, drawn as the dashed line it crosses).
+const INPUT_BUDGET: usize = 256 << 10;
+
 /// The game, keeping as many frames of history as the chart plots.
 fn new_game() -> FrameLoop<World> {
-    FrameLoop::with_parts(
+    let game = FrameLoop::with_parts(
         World::new(),
         FrameArena::new(),
         FixedTimestep::default(),
         HISTORY,
-    )
+    );
+    game.arena().set_budget(demo::INPUT, INPUT_BUDGET);
+    game
 }
 
 #[cfg(not(target_family = "wasm"))]

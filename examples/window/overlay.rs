@@ -1,6 +1,7 @@
 //! The overlay: the figures of the frame in a panel (text formatted in the
 //! frame arena), the key help, and a chart of arena bytes per frame over
-//! the recorded frames with the high-water line.
+//! the recorded frames, stacked by tag, with a legend, each tag's budget
+//! and the high-water line.
 
 use std::fmt;
 
@@ -9,14 +10,16 @@ use tickarena::{FrameArena, format_in};
 use crate::canvas::{Canvas, Rgb};
 use crate::controls::HELP;
 use crate::layout::{Layout, Rect};
-use crate::render_list::RenderList;
+use crate::render_list::{LAYERS, RenderList};
 
 const PANEL: Rgb = 0x0A0D12;
 const LABEL: Rgb = 0x8A96A8;
 const VALUE: Rgb = 0xF4F4F6;
 const TITLE: Rgb = 0x2EC4B6;
-const STEADY_BAR: Rgb = 0x2EC4B6;
-const STORM_BAR: Rgb = 0xFF9F1C;
+/// The layers' colours: input, crowds, steering, despawn, other.
+const LAYER_COLORS: [Rgb; LAYERS.len()] = [0x2EC4B6, 0x8E7DFF, 0xFFD166, 0x06D6A0, 0x5C677D];
+/// A thin cap on the bars of storm frames.
+const STORM_CAP: Rgb = 0xFF9F1C;
 const HIGH_WATER: Rgb = 0xE84A72;
 const GRID: Rgb = 0x253041;
 
@@ -117,10 +120,12 @@ pub fn draw_chart(
     let high_water = list.high_water;
     let title = format_in!(
         arena,
-        "arena bytes per frame (simulation + render list), last {} frames (log scale)",
+        "arena bytes per frame by tag, last {} frames (log scale)",
         list.history_capacity
     );
-    canvas.text(x + 2 * scale, y + 2 * scale, title_scale, &title, LABEL);
+    let title_end =
+        x + 2 * scale + canvas.text(x + 2 * scale, y + 2 * scale, title_scale, &title, LABEL);
+    draw_legend(canvas, layout, title_end, title_scale);
 
     let axis_w = 8 * 8 * title_scale;
     let plot = Rect {
@@ -130,7 +135,9 @@ pub fn draw_chart(
         h: (h - 12 * scale - 8 * title_scale).max(1),
     };
     let bottom = plot.y + plot.h;
-    let top = chart_top(high_water);
+    // Room for the high water and every budget line.
+    let highest_budget = list.budgets.iter().flatten().max().copied().unwrap_or(0);
+    let top = chart_top(high_water.max(highest_budget));
 
     // Grid lines at powers of four, labelled.
     let mut level = 256usize;
@@ -162,9 +169,56 @@ pub fn draw_chart(
         if bar_x < plot.x {
             break;
         }
-        let bar_h = bar_height(bar.arena_bytes, top, plot.h).max(1);
-        let color = if bar.storm { STORM_BAR } else { STEADY_BAR };
-        canvas.fill_rect(bar_x, bottom - bar_h, bar_w - gap, bar_h, color);
+        // Each layer from the sum of those below it to its own top.
+        let mut below = 0;
+        for (k, &bytes) in bar.layers.iter().enumerate() {
+            let (from, to) = (below, below + bytes);
+            below = to;
+            if bytes == 0 {
+                continue;
+            }
+            let (from_h, to_h) = (bar_height(from, top, plot.h), bar_height(to, top, plot.h));
+            let layer_h = (to_h - from_h).max(1);
+            canvas.fill_rect(
+                bar_x,
+                bottom - from_h - layer_h,
+                bar_w - gap,
+                layer_h,
+                LAYER_COLORS[k],
+            );
+        }
+        if bar.storm {
+            let bar_h = bar_height(below, top, plot.h);
+            canvas.fill_rect(bar_x, bottom - bar_h - scale, bar_w - gap, scale, STORM_CAP);
+        }
+        // Each budget over the base of its layer, a dash on every other bar.
+        if age % 2 == 0 {
+            let mut base = 0;
+            for (k, budget) in list.budgets.iter().enumerate() {
+                if let Some(budget) = budget {
+                    let line_h = bar_height(base + budget, top, plot.h);
+                    canvas.fill_rect(
+                        bar_x,
+                        bottom - line_h,
+                        bar_w,
+                        1.max(scale / 2),
+                        LAYER_COLORS[k],
+                    );
+                }
+                base += bar.layers[k];
+            }
+        }
+    }
+    if let Some((k, Some(budget))) = list.budgets.iter().enumerate().find(|(_, b)| b.is_some()) {
+        let line_y = bottom - bar_height(*budget, top, plot.h);
+        let label = format_in!(arena, "{} budget {}", LAYERS[k], Bytes(*budget));
+        canvas.text(
+            plot.x + 2 * scale,
+            line_y - 10 * title_scale,
+            title_scale,
+            &label,
+            LAYER_COLORS[k],
+        );
     }
 
     if high_water > 0 {
@@ -179,6 +233,27 @@ pub fn draw_chart(
             &label,
             HIGH_WATER,
         );
+    }
+}
+
+/// The layers' names and colours, after the title if they fit in the
+/// chart's width.
+fn draw_legend(canvas: &mut Canvas<'_>, layout: &Layout, title_end: i32, text_scale: i32) {
+    let Rect { x, y, w, .. } = layout.chart;
+    let glyph = 8 * text_scale;
+    let width: i32 = LAYERS
+        .iter()
+        .map(|name| (name.len() as i32 + 3) * glyph)
+        .sum();
+    let mut at = (x + w - width - glyph).max(title_end + 2 * glyph);
+    if at + width > x + w {
+        return;
+    }
+    let top = y + 2 * layout.text_scale;
+    for (name, color) in LAYERS.iter().zip(LAYER_COLORS) {
+        canvas.fill_rect(at, top, glyph, glyph, color);
+        let name_x = at + glyph + glyph / 2;
+        at = name_x + canvas.text(name_x, top, text_scale, name, LABEL) + glyph + glyph / 2;
     }
 }
 

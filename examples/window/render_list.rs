@@ -9,7 +9,7 @@ use glam::Vec2;
 use tickarena::frame_loop::{Frame, FrameHistory};
 use tickarena::{FrameArena, FrameData, format_in};
 
-use crate::demo::World;
+use crate::demo::{self, World};
 use crate::overlay::Bytes;
 use crate::scripted::is_storm;
 
@@ -20,12 +20,41 @@ pub struct WorldSprite {
     pub style: u8,
 }
 
+/// The chart's layers: the demo's tags, then the rest (untagged bytes and
+/// the render list's).
+pub const LAYERS: [&str; demo::TAGS.len() + 1] = {
+    let mut names = ["other"; demo::TAGS.len() + 1];
+    let mut k = 0;
+    while k < demo::TAGS.len() {
+        names[k] = demo::TAGS[k].name();
+        k += 1;
+    }
+    names
+};
+
 /// One bar of the chart: a frame's bytes in the simulation's arena and in
-/// its render list's, and whether it was a storm.
+/// its render list's, stacked by layer (each tag at its peak), and whether
+/// it was a storm.
 #[derive(Clone, Copy)]
 pub struct Bar {
-    pub arena_bytes: usize,
+    pub layers: [usize; LAYERS.len()],
     pub storm: bool,
+}
+
+impl Bar {
+    fn of(record: &tickarena::frame_loop::FrameRecord, render_bytes: usize) -> Bar {
+        let arena_bytes = record.arena_bytes + render_bytes;
+        let mut layers = [0; LAYERS.len()];
+        for (layer, tag) in layers.iter_mut().zip(demo::TAGS) {
+            *layer = record.tags.peak(tag);
+        }
+        let tagged: usize = layers.iter().sum();
+        layers[LAYERS.len() - 1] = arena_bytes.saturating_sub(tagged);
+        Bar {
+            layers,
+            storm: is_storm(record.events),
+        }
+    }
 }
 
 /// A frame as the window draws it. Everything borrowed is in the sealed
@@ -41,6 +70,8 @@ pub struct RenderList<'f> {
     pub rows: &'f [(&'static str, &'f str)],
     /// Arena bytes of the recorded frames, oldest first.
     pub bars: &'f [Bar],
+    /// Each layer's budget (the latest frame's), if it has one.
+    pub budgets: [Option<usize>; LAYERS.len()],
     pub high_water: usize,
     pub history_capacity: usize,
     /// Events of this frame (storm frames are not steady).
@@ -127,11 +158,14 @@ pub fn build<'f>(
         history
             .iter()
             .zip(past.render_bytes)
-            .map(|(record, render)| Bar {
-                arena_bytes: record.arena_bytes + render,
-                storm: is_storm(record.events),
-            }),
+            .map(|(record, &render)| Bar::of(record, render)),
     );
+    let mut budgets = [None; LAYERS.len()];
+    if let Some(latest) = history.latest() {
+        for (budget, tag) in budgets.iter_mut().zip(demo::TAGS) {
+            *budget = latest.tags.budget(tag);
+        }
+    }
 
     RenderList {
         tick: frame.tick(),
@@ -140,6 +174,7 @@ pub fn build<'f>(
         steering: world.steering,
         rows,
         bars: bars.leak(),
+        budgets,
         high_water: past.high_water,
         history_capacity: history.capacity(),
         events: frame.events(),

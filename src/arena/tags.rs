@@ -78,7 +78,7 @@ impl Tag {
     /// ```
     /// assert_eq!(tickarena::Tag::UNTAGGED.name(), "untagged");
     /// ```
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         self.name
     }
 }
