@@ -267,6 +267,22 @@ impl FrameArena {
         self.name
     }
 
+    /// Renames the arena: its messages (a refused allocation, a budget's
+    /// breach) say `name` from now on. For an owner that learns what the
+    /// arena serves after building it (a system's name, known at its first
+    /// run). Tracy's plots keep the name they were made with.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arena = tickarena::FrameArena::new();
+    /// arena.set_name("ai scratch");
+    /// assert_eq!(arena.name(), Some("ai scratch"));
+    /// ```
+    pub fn set_name(&mut self, name: &'static str) {
+        self.name = Some(name);
+    }
+
     /// Stops plotting this arena's frames to Tracy (its owner plots them).
     #[cfg(feature = "tracy")]
     pub(crate) fn stop_plotting(&mut self) {
@@ -370,6 +386,7 @@ impl FrameArena {
     #[inline(never)]
     fn reset_tagged(&mut self) {
         let table = self.tag_bytes();
+        let peak = self.peak();
         let frame = self.frames + u64::from(self.retention.frames());
         self.tags.reset(self.base());
         self.reset_memory();
@@ -377,7 +394,7 @@ impl FrameArena {
         if let Some(plots) = &mut self.plots {
             plots.plot_tags(&table);
         }
-        self.budgets.check(self.name, frame, &table);
+        self.budgets.check(self.name, frame, &table, peak);
     }
 
     /// The end of a retention window (`release_after` frames): its figures

@@ -108,6 +108,8 @@ impl Default for BudgetPolicy {
 #[derive(Debug, Default)]
 pub(crate) struct Budgets {
     pub(crate) policy: BudgetPolicy,
+    /// The whole frame's budget (`Tag::WHOLE_FRAME`).
+    pub(crate) frame_budget: Option<usize>,
     pub(crate) breaches: u64,
     /// Breaches since the last log line, and the frame of that line.
     unlogged: u64,
@@ -117,9 +119,20 @@ pub(crate) struct Budgets {
 }
 
 impl Budgets {
-    /// Handles the breaches of a frame that ended with `table`.
-    pub(crate) fn check(&mut self, arena: Option<&'static str>, frame: u64, table: &TagBytes) {
-        for (tag, bytes, budget) in table.over_budget() {
+    /// Handles the breaches of a frame that ended with `table`, its peak
+    /// `peak`.
+    pub(crate) fn check(
+        &mut self,
+        arena: Option<&'static str>,
+        frame: u64,
+        table: &TagBytes,
+        peak: usize,
+    ) {
+        let whole_frame = self
+            .frame_budget
+            .filter(|&budget| peak > budget)
+            .map(|budget| (Tag::WHOLE_FRAME, peak, budget));
+        for (tag, bytes, budget) in table.over_budget().chain(whole_frame) {
             let breach = Breach {
                 arena,
                 tag,
@@ -192,7 +205,7 @@ mod tests {
             ..Budgets::default()
         };
         for frame in 0..25 {
-            budgets.check(None, frame, &table);
+            budgets.check(None, frame, &table, 0);
         }
         // Lines at frames 0, 10 and 20; 4 breaches wait for the next one.
         assert_eq!(

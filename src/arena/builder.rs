@@ -45,6 +45,7 @@ pub struct FrameArenaBuilder {
     huge_pages: bool,
     name: Option<&'static str>,
     budgets: [Option<(Tag, usize)>; MAX_TAGS - 1],
+    frame_budget: Option<usize>,
     budget_policy: BudgetPolicy,
 }
 
@@ -164,9 +165,15 @@ impl FrameArenaBuilder {
         self
     }
 
-    /// The name given with [`name`](Self::name).
-    #[cfg(feature = "tracy")]
-    pub(crate) fn arena_name(&self) -> Option<&'static str> {
+    /// The name given with [`name`](Self::name), if any.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let builder = tickarena::FrameArena::builder().name("ai");
+    /// assert_eq!(builder.arena_name(), Some("ai"));
+    /// ```
+    pub fn arena_name(&self) -> Option<&'static str> {
         self.name
     }
 
@@ -192,6 +199,21 @@ impl FrameArenaBuilder {
                 MAX_TAGS - 2
             });
         self.budgets[slot] = Some((tag, bytes));
+        self
+    }
+
+    /// A budget of `bytes` for the whole frame, all tags together (see
+    /// [`FrameArena::set_frame_budget`]): for an arena that serves one
+    /// system or one kind of data.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder().frame_budget(256 << 10).build().unwrap();
+    /// assert_eq!(arena.frame_budget(), Some(256 << 10));
+    /// ```
+    pub fn frame_budget(mut self, bytes: usize) -> Self {
+        self.frame_budget = Some(bytes);
         self
     }
 
@@ -270,6 +292,9 @@ impl FrameArenaBuilder {
         let retention = Retention::new(retain, self.release_after.unwrap_or(DEFAULT_RELEASE_AFTER));
         let mut arena = FrameArena::from_region(region, retention, self.name);
         arena.budgets.policy = self.budget_policy;
+        if self.frame_budget.is_some() {
+            arena.set_frame_budget(self.frame_budget);
+        }
         for (tag, bytes) in self.budgets.into_iter().flatten() {
             arena.set_budget(tag, bytes);
         }

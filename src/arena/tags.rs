@@ -59,6 +59,17 @@ impl Tag {
     /// ```
     pub const UNTAGGED: Tag = Tag::new("untagged");
 
+    /// The whole frame: the tag of a [`Breach`](crate::Breach) of the
+    /// arena's [frame budget](crate::FrameArenaBuilder::frame_budget), all
+    /// tags together.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(tickarena::Tag::WHOLE_FRAME.name(), "whole frame");
+    /// ```
+    pub const WHOLE_FRAME: Tag = Tag::new("whole frame");
+
     /// A tag named `name`.
     ///
     /// # Example
@@ -513,6 +524,11 @@ impl Ledger {
         self.in_use.get()
     }
 
+    /// Makes every reset take the tagged path (a frame budget is set).
+    pub(crate) fn mark_in_use(&self) {
+        self.in_use.set(true);
+    }
+
     /// The frame ended: every slot starts again at 0 from `base`. The tags
     /// and budgets stay.
     pub(crate) fn reset(&self, base: usize) {
@@ -664,5 +680,38 @@ impl FrameArena {
     /// ```
     pub fn clear_budget(&self, tag: Tag) {
         self.tags.set_budget(tag, None);
+    }
+
+    /// Sets the budget of the whole frame, all tags together: a frame whose
+    /// [`peak`](Self::peak) goes over it is a breach of
+    /// [`Tag::WHOLE_FRAME`]. `None` removes it. For an arena that serves
+    /// one system or one kind of data, where tags would say nothing more.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{BudgetPolicy, FrameArena};
+    ///
+    /// let mut arena = FrameArena::builder().budget_policy(BudgetPolicy::Count).build().unwrap();
+    /// arena.set_frame_budget(Some(1024));
+    /// drop(Vec::<u8, _>::with_capacity_in(4096, &arena)); // given back, but the peak counts
+    /// arena.reset();
+    /// assert_eq!(arena.stats().over_budget, 1);
+    /// ```
+    pub fn set_frame_budget(&mut self, bytes: Option<usize>) {
+        self.budgets.frame_budget = bytes;
+        self.tags.mark_in_use();
+    }
+
+    /// The budget of the whole frame, if it has one.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arena = tickarena::FrameArena::builder().frame_budget(1 << 20).build().unwrap();
+    /// assert_eq!(arena.frame_budget(), Some(1 << 20));
+    /// ```
+    pub fn frame_budget(&self) -> Option<usize> {
+        self.budgets.frame_budget
     }
 }

@@ -20,6 +20,7 @@ use core::fmt::Write;
 
 use crate::order_check::known_name;
 use bevy_app::App;
+use bevy_diagnostic::{DiagnosticPath, DiagnosticsStore};
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::resource::Resource;
 use bevy_ecs::system::{
@@ -57,6 +58,8 @@ where
     published_in: Option<u64>,
     /// Frames ended so far.
     frame: u64,
+    /// This kind's diagnostic.
+    diagnostic: DiagnosticPath,
 }
 
 impl<D: FrameData + Send + Sync + 'static> PerFrame<D>
@@ -71,6 +74,7 @@ where
             publisher: std::string::String::new(),
             published_in: None,
             frame: 0,
+            diagnostic: crate::frame_data_diagnostic::<D>(),
         }
     }
 
@@ -160,8 +164,16 @@ impl FrameDataApp for App {
         for<'f> D::Of<'f>: Send + Sync,
     {
         if !self.world().contains_resource::<PerFrame<D>>() {
-            self.insert_resource(PerFrame::<D>::new(builder));
             let kind = core::any::type_name::<D>();
+            // Messages (a refused allocation, a budget's breach) name the
+            // kind: a name made once per kind, kept for the program.
+            let builder = if builder.arena_name().is_none_or(|name| name == DEFAULT_NAME) {
+                let name = format!("frame data {kind} (sizes and budget: init_frame_data_with)");
+                builder.name(Box::leak(name.into_boxed_str()))
+            } else {
+                builder
+            };
+            self.insert_resource(PerFrame::<D>::new(builder));
             crate::frame_end::add_kind::<PerFrame<D>>(self, kind, end_frame::<D>);
         }
         self
@@ -173,8 +185,11 @@ fn default_builder() -> FrameArenaBuilder {
     FrameArena::builder()
         .reserve(FRAME_DATA_RESERVE)
         .retain(FRAME_DATA_RETAIN)
-        .name("tickarena-bevy frame data (raise init_frame_data_with's reserve)")
+        .name(DEFAULT_NAME)
 }
+
+/// The default name of a kind's arena, replaced by one naming the kind.
+const DEFAULT_NAME: &str = "tickarena-bevy frame data (raise init_frame_data_with's reserve)";
 
 /// A per-frame data arena of kind `D`.
 fn new_arena<D>(builder: &FrameArenaBuilder) -> FrameArena {
@@ -191,8 +206,19 @@ fn end_frame<D: FrameData + Send + Sync + 'static>(world: &mut World)
 where
     for<'f> D::Of<'f>: Send + Sync,
 {
-    if let Some(mut per_frame) = world.get_resource_mut::<PerFrame<D>>() {
-        per_frame.end_frame();
+    let Some(mut per_frame) = world.get_resource_mut::<PerFrame<D>>() else {
+        return;
+    };
+    let used = per_frame.used();
+    per_frame.end_frame();
+    if world.contains_resource::<DiagnosticsStore>() {
+        // Moved out and back: the path and the store are both the world's.
+        let path = core::mem::replace(
+            &mut world.resource_mut::<PerFrame<D>>().diagnostic,
+            DiagnosticPath::const_new(""),
+        );
+        crate::diagnostics::measure(&mut world.resource_mut::<DiagnosticsStore>(), &path, used);
+        world.resource_mut::<PerFrame<D>>().diagnostic = path;
     }
 }
 

@@ -11,7 +11,10 @@ use bevy_ecs::resource::Resource;
 use bevy_ecs::schedule::IntoScheduleConfigs;
 use bevy_ecs::world::World;
 
+use bevy_diagnostic::DiagnosticsStore;
+
 use crate::FrameEnd;
+use crate::diagnostics::{WORKERS_DIAGNOSTIC, measure, measure_scratch};
 use crate::order_check::OrderCheck;
 use crate::worker_arenas::WorkerArenas;
 
@@ -66,8 +69,13 @@ fn end_of_frame(world: &mut World) {
     check.check_new(world);
     world.resource_mut::<FrameEnders>().check = check;
     if let Some(mut workers) = world.get_resource_mut::<WorkerArenas>() {
+        let peak = workers.peak();
         workers.reset();
+        if let Some(mut store) = world.get_resource_mut::<DiagnosticsStore>() {
+            measure(&mut store, &WORKERS_DIAGNOSTIC, peak);
+        }
     }
+    measure_scratch(world);
     // By index: an end takes the world, so the list cannot stay borrowed
     // (and copying it out would allocate every frame).
     let kinds = world.resource::<FrameEnders>().kinds.len();

@@ -12,7 +12,10 @@ use bevy_ecs::system::{
 use bevy_ecs::world::World;
 use bevy_ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy_platform::cell::SyncCell;
+use std::sync::Arc;
 use tickarena::{FrameArena, FrameArenaBuilder};
+
+use crate::diagnostics::{ScratchFigure, ScratchFigures};
 
 /// The sizes of a system's [`FrameScratch`] arena, chosen by the game:
 /// `FrameScratch<Planning>` where `Planning` implements this.
@@ -69,9 +72,12 @@ impl ScratchSize for DefaultScratch {
         FrameArena::builder()
             .reserve(SCRATCH_RESERVE)
             .retain(SCRATCH_RETAIN)
-            .name("tickarena-bevy FrameScratch (set a ScratchSize to raise its reserve)")
+            .name(DEFAULT_NAME)
     }
 }
+
+/// The default scratch arena's name, until its system's first run.
+const DEFAULT_NAME: &str = "tickarena-bevy FrameScratch (set a ScratchSize to raise its reserve)";
 
 /// Address space reserved for each system's scratch arena (costs nothing
 /// until used, but tools that watch a process's virtual size, and
@@ -144,7 +150,16 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 /// ```
 pub struct FrameScratch<'s, S: ScratchSize = DefaultScratch> {
     arena: &'s FrameArena,
+    /// Where the run's peak goes when the run ends (the diagnostics).
+    figure: &'s ScratchFigure,
     size: PhantomData<S>,
+}
+
+impl<S: ScratchSize> Drop for FrameScratch<'_, S> {
+    /// The run is over: its peak is this frame's figure for the system.
+    fn drop(&mut self) {
+        self.figure.record(self.arena.peak());
+    }
 }
 
 impl<S: ScratchSize> Deref for FrameScratch<'_, S> {
@@ -197,19 +212,19 @@ unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
 // reads only its own state (the system's arena), which the executor lends
 // to one run of the system at a time (`&mut Self::State`).
 unsafe impl<S: ScratchSize> SystemParam for FrameScratch<'_, S> {
-    /// The arena: `Send`, and `Sync` through `SyncCell`, which hands it out
-    /// only by `&mut`.
-    type State = SyncCell<FrameArena>;
+    /// The arena (`Send`, and `Sync` through `SyncCell`, which hands it
+    /// out only by `&mut`) and the system's figure for the diagnostics.
+    type State = (SyncCell<FrameArena>, Arc<ScratchFigure>);
     type Item<'w, 's> = FrameScratch<'s, S>;
 
-    fn init_state(_world: &mut World) -> Self::State {
+    fn init_state(world: &mut World) -> Self::State {
         let arena = S::builder().build().unwrap_or_else(|error| {
             panic!(
                 "tickarena-bevy: no scratch arena for a system ({}): {error}",
                 core::any::type_name::<S>()
             )
         });
-        SyncCell::new(arena)
+        (SyncCell::new(arena), ScratchFigures::register(world))
     }
 
     fn init_access(
@@ -223,16 +238,21 @@ unsafe impl<S: ScratchSize> SystemParam for FrameScratch<'_, S> {
     #[inline]
     unsafe fn get_param<'w, 's>(
         state: &'s mut Self::State,
-        _system_meta: &SystemMeta,
+        system_meta: &SystemMeta,
         _world: UnsafeWorldCell<'w>,
         _change_tick: Tick,
     ) -> Result<Self::Item<'w, 's>, SystemParamValidationError> {
-        let arena = state.get();
+        let (arena, figure) = state;
+        let arena = arena.get();
+        if figure.first_run() {
+            name_after(arena, figure, system_meta.name());
+        }
         // The last run's `FrameScratch` (and everything allocated through
         // it) is gone: this `&mut` proves it.
         arena.reset();
         Ok(FrameScratch {
             arena,
+            figure,
             size: PhantomData,
         })
     }
@@ -240,3 +260,21 @@ unsafe impl<S: ScratchSize> SystemParam for FrameScratch<'_, S> {
 
 // SAFETY: it reads no world data at all.
 unsafe impl<S: ScratchSize> ReadOnlySystemParam for FrameScratch<'_, S> {}
+
+/// At a system's first run: its diagnostic is named after it, and so is its
+/// arena if it has no name or the default one (a budget's breach or a refused
+/// allocation then names the system). The name is made once per system
+/// and kept for the program (an arena's name is `&'static str`). Without
+/// Bevy's `debug` feature systems have no names: both keep theirs.
+#[cold]
+fn name_after(arena: &mut FrameArena, figure: &ScratchFigure, system: &str) {
+    if system.starts_with('<') {
+        figure.name(None);
+        return;
+    }
+    figure.name(Some(system));
+    if arena.name().is_none_or(|name| name == DEFAULT_NAME) {
+        let name = format!("FrameScratch of {system} (sizes and budget: a ScratchSize)");
+        arena.set_name(Box::leak(name.into_boxed_str()));
+    }
+}

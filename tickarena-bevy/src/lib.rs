@@ -98,6 +98,7 @@
 #[doc = include_str!("errors.md")]
 pub mod errors {}
 
+mod diagnostics;
 mod frame_data;
 mod frame_end;
 mod frame_scratch;
@@ -105,6 +106,9 @@ mod order_check;
 mod plugin;
 mod worker_arenas;
 
+pub use diagnostics::{
+    DIAGNOSTIC_ROOT, WORKERS_DIAGNOSTIC, frame_data_diagnostic, scratch_diagnostic,
+};
 pub use frame_data::{
     FRAME_DATA_RESERVE, FRAME_DATA_RETAIN, FrameDataApp, FrameReader, FrameWriter, PerFrame,
 };

@@ -3,12 +3,15 @@
 //! from the `par_iter` jobs through a `Collector` in the worker arenas,
 //! and each consumer's temporaries are in its `FrameScratch`. Nothing to
 //! clear or to size: every frame starts empty, and a burst's pages go back.
+//! The requests have a budget of 1 MiB a frame, which every burst breaks:
+//! the arena reports it on stderr (a line at most every 300 frames).
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
-use tickarena::{FrameData, format_in};
+use tickarena::{FrameArena, FrameData, format_in};
 use tickarena_bevy::{
-    FrameDataApp, FrameReader, FrameScratch, FrameWriter, TickarenaPlugin, Workers,
+    FRAME_DATA_RESERVE, FRAME_DATA_RETAIN, FrameDataApp, FrameReader, FrameScratch, FrameWriter,
+    TickarenaPlugin, Workers,
 };
 
 use crate::game::{FrameCount, Totals, Unit, needs_path, path_length, requests_in, waypoints};
@@ -19,8 +22,13 @@ impl FrameData for Requests {
 }
 
 pub fn add(app: &mut App) {
+    // Ordinary frames' requests take some 180 KiB, a burst's 3.5 MiB.
+    let requests = FrameArena::builder()
+        .reserve(FRAME_DATA_RESERVE)
+        .retain(FRAME_DATA_RETAIN)
+        .frame_budget(1 << 20);
     app.add_plugins(TickarenaPlugin)
-        .init_frame_data::<Requests>()
+        .init_frame_data_with::<Requests>(requests)
         .add_systems(Update, (plan, (walk, report)).chain());
 }
 

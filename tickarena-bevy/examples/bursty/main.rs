@@ -205,6 +205,8 @@ fn main() {
     for version in VERSIONS {
         let output = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--version", version, "--frames", &frames.to_string()])
+            // A budget's breach (the arena version's) shows as it happens.
+            .stderr(std::process::Stdio::inherit())
             .output()
             .expect("the version runs");
         assert!(output.status.success(), "{version} failed");

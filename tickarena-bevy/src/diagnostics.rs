@@ -1,0 +1,139 @@
+//! Bevy diagnostics of the plugin's arenas: a [`Diagnostic`] per system's
+//! [`FrameScratch`](crate::FrameScratch), per kind of frame data and for
+//! the worker arenas, in bytes, measured at each frame's end, so that
+//! `LogDiagnosticsPlugin` prints them and any overlay reading the
+//! `DiagnosticsStore` shows them.
+//!
+//! Paths: `tickarena/scratch/<system>` (the most the system's scratch held
+//! in its last run), `tickarena/frame_data/<kind>` (the frame's data of
+//! that kind) and `tickarena/workers` (the worker arenas' peak, summed).
+//! Measured only when the app has a `DiagnosticsStore`
+//! (`DiagnosticsPlugin`); a diagnostic is registered the first frame its
+//! arena has a figure, so nothing needs declaring.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use bevy_diagnostic::{Diagnostic, DiagnosticMeasurement, DiagnosticPath, DiagnosticsStore};
+use bevy_ecs::resource::Resource;
+use bevy_ecs::world::World;
+use bevy_platform::time::Instant;
+
+/// The root of every path.
+pub const DIAGNOSTIC_ROOT: &str = "tickarena";
+
+/// The worker arenas' diagnostic.
+pub const WORKERS_DIAGNOSTIC: DiagnosticPath = DiagnosticPath::const_new("tickarena/workers");
+
+/// The diagnostic of a system's scratch (`tickarena/scratch/<system>`).
+///
+/// # Example
+///
+/// ```
+/// let path = tickarena_bevy::scratch_diagnostic("game::plan");
+/// assert_eq!(path.as_str(), "tickarena/scratch/game::plan");
+/// ```
+pub fn scratch_diagnostic(system: &str) -> DiagnosticPath {
+    DiagnosticPath::new(format!("{DIAGNOSTIC_ROOT}/scratch/{system}"))
+}
+
+/// The diagnostic of a kind of frame data (`tickarena/frame_data/<kind>`,
+/// the kind's type name).
+///
+/// # Example
+///
+/// ```
+/// struct Requests;
+/// let path = tickarena_bevy::frame_data_diagnostic::<Requests>();
+/// assert!(path.as_str().starts_with("tickarena/frame_data/"));
+/// assert!(path.as_str().ends_with("Requests"));
+/// ```
+pub fn frame_data_diagnostic<D: 'static>() -> DiagnosticPath {
+    DiagnosticPath::new(format!(
+        "{DIAGNOSTIC_ROOT}/frame_data/{}",
+        core::any::type_name::<D>()
+    ))
+}
+
+/// One system's scratch figure (in its `FrameScratch` state), written by its `FrameScratch` at each run
+/// (the last run's peak), read at the frame's end.
+#[derive(Default)]
+#[doc(hidden)]
+pub struct ScratchFigure {
+    /// Set at the system's first run; `None` for a system without a name
+    /// (Bevy without its `debug` feature), which is not measured.
+    path: OnceLock<Option<DiagnosticPath>>,
+    bytes: AtomicUsize,
+    ran: AtomicBool,
+}
+
+impl ScratchFigure {
+    /// Whether the system has not run yet.
+    pub(crate) fn first_run(&self) -> bool {
+        self.path.get().is_none()
+    }
+
+    /// The system's name, known at its first run (`None`: it has none).
+    pub(crate) fn name(&self, system: Option<&str>) {
+        self.path.get_or_init(|| system.map(scratch_diagnostic));
+    }
+
+    /// The last run's peak.
+    pub(crate) fn record(&self, bytes: usize) {
+        self.bytes.store(bytes, Ordering::Relaxed);
+        self.ran.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Every system scratch's figure, registered when the parameter is
+/// initialized.
+#[derive(Resource, Default)]
+pub(crate) struct ScratchFigures(Arc<Mutex<Vec<Arc<ScratchFigure>>>>);
+
+impl ScratchFigures {
+    /// A new figure for a system's scratch.
+    pub(crate) fn register(world: &mut World) -> Arc<ScratchFigure> {
+        let figure = Arc::new(ScratchFigure::default());
+        world
+            .get_resource_or_init::<ScratchFigures>()
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Arc::clone(&figure));
+        figure
+    }
+}
+
+/// Adds `bytes` to the diagnostic `path`, registering it on first use.
+pub(crate) fn measure(store: &mut DiagnosticsStore, path: &DiagnosticPath, bytes: usize) {
+    if store.get(path).is_none() {
+        store.add(Diagnostic::new(path.clone()).with_suffix(" B"));
+    }
+    if let Some(diagnostic) = store.get_mut(path).filter(|d| d.is_enabled) {
+        diagnostic.add_measurement(DiagnosticMeasurement {
+            time: Instant::now(),
+            value: bytes as f64,
+        });
+    }
+}
+
+/// The frame's end: each system scratch that ran since the last one.
+pub(crate) fn measure_scratch(world: &mut World) {
+    // The list is shared (an `Arc`): the store can be borrowed beside it.
+    let Some(figures) = world
+        .get_resource::<ScratchFigures>()
+        .map(|f| Arc::clone(&f.0))
+    else {
+        return;
+    };
+    if let Some(mut store) = world.get_resource_mut::<DiagnosticsStore>() {
+        let list = figures.lock().unwrap_or_else(PoisonError::into_inner);
+        for figure in list.iter() {
+            if let Some(Some(path)) = figure.path.get()
+                && figure.ran.swap(false, Ordering::Relaxed)
+            {
+                measure(&mut store, path, figure.bytes.load(Ordering::Relaxed));
+            }
+        }
+    }
+}
