@@ -7,6 +7,9 @@
 //!   returns.
 //! * [`threads`]: one arena per thread, reset together.
 //! * [`in_flight`]: a frame's data moved to another thread with its arena.
+//! * [`budgets`]: where a frame's memory goes: tags, budgets, the sizing
+//!   report (the `reserve` and `retain` to choose), its CSV and charts,
+//!   on worker threads and in Bevy.
 //! * [`bevy`]: the `tickarena-bevy` crate, hashbrown's maps, Tracy plots.
 //! * `rollback` (feature `ggrs`): rollback netcode on ggrs, every
 //!   re-simulated tick in the frame arena, snapshots without the heap.
@@ -41,6 +44,9 @@ pub mod in_flight {}
 
 #[doc = include_str!("guide/bevy.md")]
 pub mod bevy {}
+
+#[doc = include_str!("guide/budgets.md")]
+pub mod budgets {}
 
 #[cfg(feature = "ggrs")]
 #[doc = include_str!("guide/rollback.md")]

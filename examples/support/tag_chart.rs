@@ -2,7 +2,11 @@
 //! bytes each tag held at once in each frame, stacked (in the order the
 //! frames first met the tags),
 //! with a legend, and each tag's budget as a dashed line over the base of
-//! its band (where the band's top crosses it, the frame breached it).
+//! its band (where the band's top crosses it, the frame breached it). The
+//! axis ends at twice the 99th percentile of the frames (or above the
+//! budgets): a burst many times larger would flatten every ordinary
+//! frame's band, so the frames above the top are cut there and labelled
+//! with their size.
 
 use std::error::Error;
 use std::path::Path;
@@ -49,11 +53,11 @@ pub fn write_svg(
             Some(base(&tops, k, records.len() - 1) + kib(last.tags.budget(tag)?))
         })
         .fold(0.0, f64::max);
-    let highest = tops
-        .last()
-        .map_or(0.0, |top| top.iter().copied().fold(0.0, f64::max))
-        .max(highest_budget)
-        * 1.1;
+    let totals: &[f64] = tops.last().map_or(&[], Vec::as_slice);
+    let mut sorted = totals.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let p99 = sorted.get(sorted.len() * 99 / 100).copied().unwrap_or(0.0);
+    let top = (2.0 * p99).max(highest_budget * 1.2).max(1.0);
 
     let root = SVGBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -65,7 +69,7 @@ pub fn write_svg(
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(64)
-        .build_cartesian_2d(first.tick..last.tick + 1, 0.0..highest.max(1.0))?;
+        .build_cartesian_2d(first.tick..last.tick + 1, 0.0..top)?;
     chart
         .configure_mesh()
         .x_desc("tick")
@@ -96,6 +100,16 @@ pub fn write_svg(
                 });
         }
     }
+    // The frames cut at the top, labelled with their size.
+    let cut = records
+        .iter()
+        .zip(totals)
+        .filter(|&(_, &total)| total > top)
+        .map(|(record, &total)| {
+            let label = format!("{:.1} MiB", total / 1024.0);
+            Text::new(label, (record.tick, top * 0.97), ("sans-serif", 12))
+        });
+    chart.draw_series(cut)?;
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)

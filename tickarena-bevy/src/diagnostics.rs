@@ -5,7 +5,8 @@
 //! `DiagnosticsStore` shows them.
 //!
 //! Paths: `tickarena/scratch/<system>` (the most the system's scratch held
-//! in its last run), `tickarena/frame_data/<kind>` (the frame's data of
+//! in its run; `system <n>` for the n-th system initialized, where Bevy's
+//! `debug` feature is off and systems have no names), `tickarena/frame_data/<kind>` (the frame's data of
 //! that kind) and `tickarena/workers` (the worker arenas' peak, summed).
 //! Measured only when the app has a `DiagnosticsStore`
 //! (`DiagnosticsPlugin`); a diagnostic is registered the first frame its
@@ -60,9 +61,11 @@ pub fn frame_data_diagnostic<D: 'static>() -> DiagnosticPath {
 #[derive(Default)]
 #[doc(hidden)]
 pub struct ScratchFigure {
-    /// Set at the system's first run; `None` for a system without a name
-    /// (Bevy without its `debug` feature), which is not measured.
-    path: OnceLock<Option<DiagnosticPath>>,
+    /// Set at the system's first run.
+    path: OnceLock<DiagnosticPath>,
+    /// The order its system's parameter was initialized in: the name of a
+    /// system without one (Bevy without its `debug` feature).
+    index: usize,
     bytes: AtomicUsize,
     ran: AtomicBool,
 }
@@ -73,9 +76,13 @@ impl ScratchFigure {
         self.path.get().is_none()
     }
 
-    /// The system's name, known at its first run (`None`: it has none).
+    /// The system's name, known at its first run (`None`: it has none, and
+    /// is named `system <index>`).
     pub(crate) fn name(&self, system: Option<&str>) {
-        self.path.get_or_init(|| system.map(scratch_diagnostic));
+        self.path.get_or_init(|| match system {
+            Some(system) => scratch_diagnostic(system),
+            None => scratch_diagnostic(&format!("system {}", self.index)),
+        });
     }
 
     /// The last run's peak.
@@ -93,13 +100,13 @@ pub(crate) struct ScratchFigures(Arc<Mutex<Vec<Arc<ScratchFigure>>>>);
 impl ScratchFigures {
     /// A new figure for a system's scratch.
     pub(crate) fn register(world: &mut World) -> Arc<ScratchFigure> {
-        let figure = Arc::new(ScratchFigure::default());
-        world
-            .get_resource_or_init::<ScratchFigures>()
-            .0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(Arc::clone(&figure));
+        let figures = world.get_resource_or_init::<ScratchFigures>();
+        let mut list = figures.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let figure = Arc::new(ScratchFigure {
+            index: list.len(),
+            ..ScratchFigure::default()
+        });
+        list.push(Arc::clone(&figure));
         figure
     }
 }
@@ -129,7 +136,7 @@ pub(crate) fn measure_scratch(world: &mut World) {
     if let Some(mut store) = world.get_resource_mut::<DiagnosticsStore>() {
         let list = figures.lock().unwrap_or_else(PoisonError::into_inner);
         for figure in list.iter() {
-            if let Some(Some(path)) = figure.path.get()
+            if let Some(path) = figure.path.get()
                 && figure.ran.swap(false, Ordering::Relaxed)
             {
                 measure(&mut store, path, figure.bytes.load(Ordering::Relaxed));
