@@ -4,6 +4,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use tickarena::frame_loop::{Frame, FrameLoop, Game};
 use tickarena::{BudgetPolicy, FrameArena, Tag, ThreadArenas};
 
@@ -84,6 +87,7 @@ fn past_the_table_new_tags_charge_the_tag_around_them() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn worker_threads_charge_their_own_arenas_and_the_set_sums_them() {
     let mut arenas = ThreadArenas::new();
     std::thread::scope(|scope| {
@@ -135,6 +139,7 @@ impl Game for Tagged {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn a_frame_loop_records_each_ticks_bytes_per_tag_its_workers_included() {
     let mut game = FrameLoop::new(Tagged);
     for tick in 0..5u32 {
@@ -257,6 +262,7 @@ fn recorded_history() -> FrameLoop<Tagged> {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads (the game's workers)")]
 fn the_csv_has_a_row_per_frame_and_a_column_per_tag_and_parses_back() {
     let game = recorded_history();
     let mut csv = Vec::new();
