@@ -164,6 +164,7 @@ mod region;
 mod reserve_error;
 #[cfg(feature = "ggrs")]
 pub mod rollback;
+mod rows;
 #[cfg(feature = "std")]
 mod scope;
 mod sealed;
@@ -188,6 +189,7 @@ pub use collector::Collector;
 #[cfg(feature = "hashbrown")]
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
+pub use rows::{FrameRows, RowsBuilder};
 #[cfg(feature = "std")]
 pub use scope::{SCOPE_RELEASE_AFTER, SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{CovariantFrameData, FrameData, Sealed};

@@ -36,6 +36,7 @@ mod compile_fail;
 mod frame_loop;
 mod hashbrown_model;
 mod review4;
+mod rows;
 mod scopes;
 mod sealed;
 mod segmented_drops;

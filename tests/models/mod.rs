@@ -6,5 +6,6 @@
 //! property tests build them with proptest strategies.
 
 pub mod arena;
+pub mod rows;
 pub mod segmented;
 pub mod string;

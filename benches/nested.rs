@@ -1,0 +1,254 @@
+//! Lists of lists, the newcomer trial's hot structure: 5000 units on a grid
+//! of 4096 cells, each frame building the per-cell unit lists (units pushed
+//! in unit order, so into cells in turn) and the per-unit neighbour lists
+//! (the other units of its cell, up to 8; rows in order), then reading
+//! both. Every 10th round is a 10× burst (50 000 units). Four ways:
+//!
+//! * `rows`: tickarena's `FrameRows` (`from_pairs_in` for the cells, a
+//!   count and a fill; `from_rows_in` for the neighbours, appended row after
+//!   row), in a frame arena reset each frame;
+//! * `rows_pushed`: the same through `RowsBuilder`'s pushes, as to a
+//!   `Vec<Vec<u32>>` (any order; sorted at `finish`);
+//! * `frame_vecs`: a `FrameVec` of `FrameVec`s, in the same kind of arena;
+//! * `nested_reuse`: a `Vec<Vec<u32>>` kept across frames, each inner list
+//!   cleared and refilled (careful `Local` reuse);
+//! * `hand_csr`: hand-flattened CSR in buffers kept across frames: a count
+//!   pass, prefix sums, a fill pass.
+//!
+//! Each frame's result is read the same way by all (a checksum, compared
+//! once before timing). Compare them as a user would, each in its own
+//! process, alternating: `scripts/bench-pairs nested nested_ordinary
+//! hand_csr rows` (and `nested_burst`).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tickarena::{FrameArena, FrameRows, RowsBuilder};
+
+const CELLS: usize = 4096;
+const UNITS: usize = 5000;
+/// A burst frame has this many times the units.
+const BURST: usize = 10;
+/// Neighbours kept per unit at most.
+const NEIGHBOURS: usize = 8;
+
+/// The cell of each unit: a fixed pseudo-random scatter over the grid,
+/// clustered (a quarter of the cells hold most units), as a game's are.
+fn cells_of(units: usize) -> Vec<u32> {
+    (0..units as u64)
+        .map(|unit| {
+            let h = unit.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+            let cell = if h % 4 == 0 {
+                h
+            } else {
+                h % (CELLS as u64 / 4)
+            };
+            (cell % CELLS as u64) as u32
+        })
+        .collect()
+}
+
+/// What every version computes from its lists: read as a game would. Out
+/// of line for every contender alike (the compiler inlined it into some and
+/// not others).
+#[inline(never)]
+fn checksum<'r>(
+    cells: impl Iterator<Item = &'r [u32]>,
+    neighbours: impl Iterator<Item = &'r [u32]>,
+) -> u64 {
+    let crowded = cells.filter(|units| units.len() > 4).count() as u64;
+    let near: u64 = neighbours
+        .enumerate()
+        .map(|(unit, near)| {
+            near.iter()
+                .map(|&n| u64::from(n ^ unit as u32))
+                .sum::<u64>()
+        })
+        .sum();
+    crowded.wrapping_mul(31).wrapping_add(near)
+}
+
+fn with_rows(arena: &FrameArena, cell_of: &[u32]) -> u64 {
+    let units = cell_of.iter().enumerate();
+    let cells = FrameRows::from_pairs_in(
+        CELLS,
+        units.map(|(unit, &cell)| (cell as usize, unit as u32)),
+        arena,
+    );
+    let neighbours = FrameRows::from_rows_in(
+        cell_of.iter().enumerate().map(|(unit, &cell)| {
+            let others = cells[cell as usize]
+                .iter()
+                .filter(move |&&n| n as usize != unit);
+            others.take(NEIGHBOURS).copied()
+        }),
+        arena,
+    );
+    checksum(cells.iter(), neighbours.iter())
+}
+
+fn with_rows_pushed(arena: &FrameArena, cell_of: &[u32]) -> u64 {
+    let mut cells = RowsBuilder::with_capacity_in(CELLS, cell_of.len(), arena);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        cells.push(cell as usize, unit as u32);
+    }
+    let cells: FrameRows<'_, u32> = cells.finish();
+    let mut neighbours = RowsBuilder::with_capacity_in(cell_of.len(), cell_of.len() * 4, arena);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        let near = cells[cell as usize].iter().filter(|&&n| n as usize != unit);
+        neighbours.extend_row(unit, near.take(NEIGHBOURS).copied());
+    }
+    let neighbours = neighbours.finish();
+    checksum(cells.iter(), neighbours.iter())
+}
+
+fn with_frame_vecs(arena: &FrameArena, cell_of: &[u32]) -> u64 {
+    let mut cells = Vec::with_capacity_in(CELLS, arena);
+    cells.resize_with(CELLS, || Vec::new_in(arena));
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        cells[cell as usize].push(unit as u32);
+    }
+    let mut neighbours = Vec::with_capacity_in(cell_of.len(), arena);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        let mut near = Vec::new_in(arena);
+        let others = cells[cell as usize].iter().filter(|&&n| n as usize != unit);
+        near.extend(others.take(NEIGHBOURS).copied());
+        neighbours.push(near);
+    }
+    checksum(
+        cells.iter().map(Vec::as_slice),
+        neighbours.iter().map(Vec::as_slice),
+    )
+}
+
+/// Nested lists kept across frames.
+#[derive(Default)]
+struct Nested {
+    cells: Vec<Vec<u32>>,
+    neighbours: Vec<Vec<u32>>,
+}
+
+fn with_nested_reuse(kept: &mut Nested, cell_of: &[u32]) -> u64 {
+    kept.cells.resize_with(CELLS, Vec::new);
+    kept.cells.iter_mut().for_each(Vec::clear);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        kept.cells[cell as usize].push(unit as u32);
+    }
+    if kept.neighbours.len() < cell_of.len() {
+        kept.neighbours.resize_with(cell_of.len(), Vec::new);
+    }
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        let near = &mut kept.neighbours[unit];
+        near.clear();
+        let others = kept.cells[cell as usize]
+            .iter()
+            .filter(|&&n| n as usize != unit);
+        near.extend(others.take(NEIGHBOURS).copied());
+    }
+    checksum(
+        kept.cells.iter().map(Vec::as_slice),
+        kept.neighbours[..cell_of.len()].iter().map(Vec::as_slice),
+    )
+}
+
+/// CSR buffers kept across frames: starts (rows + 1) and items.
+#[derive(Default)]
+struct Csr {
+    cell_starts: Vec<u32>,
+    cursor: Vec<u32>,
+    cell_units: Vec<u32>,
+    near_starts: Vec<u32>,
+    near_units: Vec<u32>,
+}
+
+fn with_hand_csr(kept: &mut Csr, cell_of: &[u32]) -> u64 {
+    let Csr {
+        cell_starts,
+        cursor,
+        cell_units,
+        near_starts,
+        near_units,
+    } = kept;
+    // Count, prefix sums, fill (a cursor per cell).
+    cell_starts.clear();
+    cell_starts.resize(CELLS + 1, 0);
+    for &cell in cell_of {
+        cell_starts[cell as usize + 1] += 1;
+    }
+    for cell in 0..CELLS {
+        cell_starts[cell + 1] += cell_starts[cell];
+    }
+    cell_units.clear();
+    cell_units.resize(cell_of.len(), 0);
+    cursor.clear();
+    cursor.extend_from_slice(&cell_starts[..CELLS]);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        let at = &mut cursor[cell as usize];
+        cell_units[*at as usize] = unit as u32;
+        *at += 1;
+    }
+    let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
+    // Neighbours: rows in order, appended.
+    near_starts.clear();
+    near_units.clear();
+    near_starts.push(0);
+    for (unit, &c) in cell_of.iter().enumerate() {
+        let others = cell(c as usize).iter().filter(|&&n| n as usize != unit);
+        near_units.extend(others.take(NEIGHBOURS).copied());
+        near_starts.push(near_units.len() as u32);
+    }
+    checksum(
+        cell_starts
+            .windows(2)
+            .map(|w| &cell_units[w[0] as usize..w[1] as usize]),
+        near_starts
+            .windows(2)
+            .map(|w| &near_units[w[0] as usize..w[1] as usize]),
+    )
+}
+
+fn nested(c: &mut Criterion) {
+    for (group, units) in [("nested_ordinary", UNITS), ("nested_burst", UNITS * BURST)] {
+        let cell_of = cells_of(units);
+        let mut arena = FrameArena::new();
+        let mut nested_kept = Nested::default();
+        let mut csr_kept = Csr::default();
+        let expected = with_hand_csr(&mut csr_kept, &cell_of);
+        assert_eq!(with_rows(&arena, &cell_of), expected);
+        arena.reset();
+        assert_eq!(with_rows_pushed(&arena, &cell_of), expected);
+        arena.reset();
+        assert_eq!(with_frame_vecs(&arena, &cell_of), expected);
+        arena.reset();
+        assert_eq!(with_nested_reuse(&mut nested_kept, &cell_of), expected);
+        let mut group = c.benchmark_group(group);
+        group.bench_function("rows", |b| {
+            b.iter(|| {
+                black_box(with_rows(&arena, black_box(&cell_of)));
+                arena.reset();
+            })
+        });
+        group.bench_function("rows_pushed", |b| {
+            b.iter(|| {
+                black_box(with_rows_pushed(&arena, black_box(&cell_of)));
+                arena.reset();
+            })
+        });
+        group.bench_function("frame_vecs", |b| {
+            b.iter(|| {
+                black_box(with_frame_vecs(&arena, black_box(&cell_of)));
+                arena.reset();
+            })
+        });
+        group.bench_function("nested_reuse", |b| {
+            b.iter(|| black_box(with_nested_reuse(&mut nested_kept, black_box(&cell_of))))
+        });
+        group.bench_function("hand_csr", |b| {
+            b.iter(|| black_box(with_hand_csr(&mut csr_kept, black_box(&cell_of))))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, nested);
+criterion_main!(benches);
