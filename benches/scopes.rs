@@ -175,6 +175,15 @@ fn one_scope(c: &mut Criterion) {
             scoped(|temp| *temp.alloc(black_box(i)))
         })
     });
+    // A checkpoint of one arena's top, on the arena by `&mut`.
+    group.bench_function("tickarena_arena_scoped", |b| {
+        let mut arena = FrameArena::new();
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            arena.scoped(|temp| *temp.alloc(black_box(i)))
+        })
+    });
     group.bench_function("bump_scope", |b| {
         let mut bump = bump_scope::Bump::<bump_scope::alloc::Global>::new();
         let mut i = 0u64;
@@ -201,6 +210,16 @@ fn one_scope(c: &mut Criterion) {
     group.bench_function("tickarena_scoped_with_capacity", |b| {
         b.iter(|| {
             scoped(|temp| {
+                let mut values = Vec::with_capacity_in(64, temp);
+                (0..64u64).for_each(|k| values.push(black_box(k)));
+                values[63]
+            })
+        })
+    });
+    group.bench_function("tickarena_arena_scoped_with_capacity", |b| {
+        let mut arena = FrameArena::new();
+        b.iter(|| {
+            arena.scoped(|temp| {
                 let mut values = Vec::with_capacity_in(64, temp);
                 (0..64u64).for_each(|k| values.push(black_box(k)));
                 values[63]

@@ -11,6 +11,7 @@ mod allocator;
 mod budget;
 mod builder;
 mod bump;
+mod checkpoint;
 mod error;
 // Used by the frame loop, which needs `std`.
 #[cfg(feature = "std")]

@@ -524,6 +524,27 @@ impl Ledger {
         self.in_use.get()
     }
 
+    /// The current slot.
+    #[inline]
+    pub(crate) fn current(&self) -> u8 {
+        self.current.get()
+    }
+
+    /// Each slot's net bytes and where the current turn began: what a
+    /// scope on the arena puts back when it ends.
+    pub(crate) fn nets(&self) -> ([isize; MAX_TAGS], usize) {
+        (self.bytes.each_ref().map(Cell::get), self.since.get())
+    }
+
+    /// Puts back the nets and the turn's start that [`nets`](Self::nets)
+    /// gave; slots made since get 0. The peaks stay.
+    pub(crate) fn restore_nets(&self, (nets, since): ([isize; MAX_TAGS], usize)) {
+        for (slot, net) in self.bytes.iter().zip(nets) {
+            slot.set(net);
+        }
+        self.since.set(since);
+    }
+
     /// Makes every reset take the tagged path (a frame budget is set).
     pub(crate) fn mark_in_use(&self) {
         self.in_use.set(true);
@@ -629,7 +650,7 @@ impl FrameArena {
     /// the slot that was. The turn's high is folded into the frame's peak
     /// and the next turn's high starts from the top.
     #[inline]
-    fn switch_tag(&self, to: u8) -> u8 {
+    pub(crate) fn switch_tag(&self, to: u8) -> u8 {
         let (top, high) = (self.top.get(), self.turn_high());
         if high > self.peak_before_turn.get() {
             self.peak_before_turn.set(high);

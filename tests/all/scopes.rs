@@ -231,3 +231,67 @@ fn scopes_closed_out_of_order_abort_with_a_message() {
         assert_eq!(child.status.signal(), Some(6), "SIGABRT: {stderr}");
     }
 }
+
+mod on_one_arena {
+    //! `FrameArena::scoped`: a checkpoint of one arena's top.
+
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tickarena::{FrameArena, Tag};
+
+    #[test]
+    fn the_scope_gives_back_its_bytes_and_counts_in_the_peak() {
+        let mut arena = FrameArena::new();
+        let before = arena.alloc_slice_copy(&[1u8, 2, 3]).len();
+        for round in 1..=3usize {
+            let sum = arena.scoped(|temp| {
+                let mut values = Vec::with_capacity_in(100 * round, temp);
+                values.extend(0..100 * round as u64);
+                values.iter().sum::<u64>()
+            });
+            assert_eq!(sum, (0..100 * round as u64).sum::<u64>());
+            assert_eq!(arena.used(), before);
+        }
+        // The largest scope: 3 bytes, 5 of padding, 300 u64s.
+        assert_eq!(arena.peak(), 8 + 2400);
+        // The scope's bytes are the next allocation's.
+        let next = arena.alloc(9u64) as *const u64 as usize;
+        arena.reset();
+        let base = arena.alloc(0u8) as *const u8 as usize;
+        assert_eq!(next - base, 8);
+    }
+
+    #[test]
+    #[cfg_attr(panic = "abort", ignore = "unwinds")]
+    fn an_unwinding_scope_gives_back_its_bytes_too() {
+        let mut arena = FrameArena::new();
+        arena.alloc(1u32);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            arena.scoped(|temp| {
+                temp.alloc_slice_fill_with(1000, |_| 0u8);
+                panic!("in the scope");
+            })
+        }));
+        assert!(caught.is_err());
+        assert_eq!(arena.used(), 4);
+        assert_eq!(arena.peak(), 1004);
+    }
+
+    #[test]
+    fn a_scope_inside_keeps_the_outer_data_and_tags_see_its_peak() {
+        const SEARCH: Tag = Tag::new("search");
+        let mut arena = FrameArena::new();
+        let _outer: &[u32] = &*arena.alloc_slice_copy(&[1, 2, 3]);
+        let best = arena.scoped(|temp| {
+            let _search = temp.tag(SEARCH);
+            let open = temp.alloc_slice_fill_with(500, |i| i as u32);
+            // A scope of the thread's own inside this one.
+            tickarena::scoped(|inner| *inner.alloc(open[499]))
+        });
+        assert_eq!(best, 499);
+        let tags = arena.tag_bytes();
+        assert_eq!((tags.get(SEARCH), tags.peak(SEARCH)), (0, 2000));
+        assert_eq!(tags.total(), arena.used());
+    }
+}

@@ -149,7 +149,9 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 /// # world.run_system_cached(keep).unwrap();
 /// ```
 pub struct FrameScratch<'s, S: ScratchSize = DefaultScratch> {
-    arena: &'s FrameArena,
+    /// By `&mut` (the system's own, lent for the run): what lets
+    /// [`scoped`](Self::scoped) rewind it.
+    arena: &'s mut FrameArena,
     /// Where the run's peak goes when the run ends (the diagnostics).
     figure: &'s ScratchFigure,
     size: PhantomData<S>,
@@ -170,19 +172,59 @@ impl<S: ScratchSize> Deref for FrameScratch<'_, S> {
     }
 }
 
+impl<S: ScratchSize> FrameScratch<'_, S> {
+    /// Runs `f` on this system's scratch and gives back what `f` allocated
+    /// when it returns: [`FrameArena::scoped`] on the system's own arena (a
+    /// checkpoint of its top), for a system that runs many temporary
+    /// computations in one run (a path search per unit). Needs the
+    /// parameter by `mut`, which proves nothing allocated in the scratch
+    /// before is still borrowed.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use bevy_app::{App, Update};
+    /// use bevy_ecs::prelude::*;
+    /// use tickarena_bevy::FrameScratch;
+    ///
+    /// #[derive(Resource, Default)]
+    /// struct Found(Vec<u32>);
+    ///
+    /// fn search(mut scratch: FrameScratch, mut found: ResMut<Found>) {
+    ///     for unit in 0..100u32 {
+    ///         let best = scratch.scoped(|temp| {
+    ///             let mut open = Vec::with_capacity_in(256, temp); // this search's
+    ///             open.extend((0..256).map(|k| (k * 7 + unit) % 256));
+    ///             open.iter().copied().max().unwrap()
+    ///         });
+    ///         found.0.push(best);
+    ///     }
+    ///     assert_eq!(scratch.used(), 0); // every search's memory went back
+    /// }
+    ///
+    /// let mut app = App::new();
+    /// app.init_resource::<Found>().add_systems(Update, search);
+    /// app.update();
+    /// assert_eq!(app.world().resource::<Found>().0.len(), 100);
+    /// ```
+    pub fn scoped<R>(&mut self, f: impl for<'t> FnOnce(&'t FrameArena) -> R) -> R {
+        self.arena.scoped(f)
+    }
+}
+
 // SAFETY: every method is the arena's own (`FrameArena: Allocator`); the
 // arena is reset only before the system's next run, when this parameter
 // and everything allocated through it are gone (they borrow it).
 unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
     #[inline]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        self.arena.allocate(layout)
+        (&*self.arena).allocate(layout)
     }
 
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: the caller's guarantees are the arena's.
-        unsafe { self.arena.deallocate(ptr, layout) }
+        unsafe { (&*self.arena).deallocate(ptr, layout) }
     }
 
     #[inline]
@@ -193,7 +235,7 @@ unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
         // SAFETY: as in `deallocate`.
-        unsafe { self.arena.grow(ptr, old_layout, new_layout) }
+        unsafe { (&*self.arena).grow(ptr, old_layout, new_layout) }
     }
 
     #[inline]
@@ -204,7 +246,7 @@ unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
         // SAFETY: as in `deallocate`.
-        unsafe { self.arena.shrink(ptr, old_layout, new_layout) }
+        unsafe { (&*self.arena).shrink(ptr, old_layout, new_layout) }
     }
 }
 
