@@ -218,13 +218,13 @@ impl<S: ScratchSize> FrameScratch<'_, S> {
 unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
     #[inline]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        (&*self.arena).allocate(layout)
+        (*self.arena).allocate(layout)
     }
 
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: the caller's guarantees are the arena's.
-        unsafe { (&*self.arena).deallocate(ptr, layout) }
+        unsafe { (*self.arena).deallocate(ptr, layout) }
     }
 
     #[inline]
@@ -235,7 +235,7 @@ unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
         // SAFETY: as in `deallocate`.
-        unsafe { (&*self.arena).grow(ptr, old_layout, new_layout) }
+        unsafe { (*self.arena).grow(ptr, old_layout, new_layout) }
     }
 
     #[inline]
@@ -246,7 +246,7 @@ unsafe impl<S: ScratchSize> Allocator for FrameScratch<'_, S> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
         // SAFETY: as in `deallocate`.
-        unsafe { (&*self.arena).shrink(ptr, old_layout, new_layout) }
+        unsafe { (*self.arena).shrink(ptr, old_layout, new_layout) }
     }
 }
 
