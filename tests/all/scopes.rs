@@ -295,3 +295,33 @@ mod on_one_arena {
         assert_eq!(tags.total(), arena.used());
     }
 }
+
+mod model {
+    //! Scopes nested and unwound against a model (`tests/models/scopes.rs`).
+
+    use proptest::prelude::*;
+
+    use crate::models::scopes::{Op, run};
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            8 => any::<u16>().prop_map(Op::Alloc),
+            3 => Just(Op::Open),
+            1 => Just(Op::OpenOnArena),
+            3 => Just(Op::Close),
+            1 => Just(Op::Unwind),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(200)))]
+
+        #[test]
+        #[cfg_attr(panic = "abort", ignore = "unwinds")]
+        fn nested_scopes_keep_every_level_and_give_back_theirs(
+            ops in prop::collection::vec(op(), 0..if cfg!(miri) { 30 } else { 200 }),
+        ) {
+            run(&ops);
+        }
+    }
+}

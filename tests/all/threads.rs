@@ -213,3 +213,33 @@ fn the_set_is_send_and_sync() {
     fn shared_between_threads<T: Send + Sync>() {}
     shared_between_threads::<ThreadArenas>();
 }
+
+mod model {
+    //! Frames of jobs on four threads against a model
+    //! (`tests/models/threads.rs`): blocks keep their bytes, the collector
+    //! gives back what was pushed, the reset empties every arena.
+
+    use proptest::prelude::*;
+
+    use crate::models::threads::{Op, run};
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (any::<u8>(), any::<u16>()).prop_map(|(thread, bytes)| Op::Alloc(thread, bytes)),
+            6 => (any::<u8>(), any::<u32>()).prop_map(|(thread, value)| Op::Push(thread, value)),
+            1 => Just(Op::Reset),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(64)))]
+
+        #[test]
+        #[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
+        fn frames_of_jobs_on_four_threads_match_the_model(
+            ops in prop::collection::vec(op(), 0..if cfg!(miri) { 20 } else { 300 }),
+        ) {
+            run(&ops);
+        }
+    }
+}

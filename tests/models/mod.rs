@@ -7,5 +7,7 @@
 
 pub mod arena;
 pub mod rows;
+pub mod scopes;
 pub mod segmented;
 pub mod string;
+pub mod threads;

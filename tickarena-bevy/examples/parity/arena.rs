@@ -1,14 +1,15 @@
 //! tickarena-bevy as its README recommends: the jobs' intents come back
 //! through a `Collector` in the worker arenas and go to the planner as
 //! frame data; the planner's positions and grid are its `FrameScratch`;
-//! each neighbour search is a `scoped` computation; the requests are frame
+//! each neighbour search is a scope on a scratch of its own
+//! (`FrameScratch::scoped`); the requests are frame
 //! data read by both readers. Nothing to clear, size or index by hand.
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
 use tickarena_bevy::{
     CovariantFrameData, FrameData, FrameDataApp, FrameReader, FrameScratch, FrameWriter,
-    TickarenaPlugin, Workers, format_in, scoped,
+    TickarenaPlugin, Workers, format_in,
 };
 
 use crate::game::{
@@ -76,6 +77,7 @@ fn step(
 
 fn plan<const ROOM: usize>(
     scratch: FrameScratch,
+    mut searches: FrameScratch,
     units: Query<(&Unit, &Position)>,
     intents: FrameReader<Intents>,
     mut requests: FrameWriter<Requests>,
@@ -97,11 +99,13 @@ fn plan<const ROOM: usize>(
         let mut all = Vec::with_capacity_in(intents.len(), arena);
         for intent in *intents {
             let from = positions[intent.unit as usize];
-            // The neighbour list lives for this search alone. Room for the
+            // The neighbour list lives for this search alone, in a scope on
+            // the system's second scratch (a checkpoint of its top: the
+            // first holds the grid the search reads). Room for the
             // usual count costs nothing in a scope (nothing is written
             // until pushed; the scope's end gives it back) and spares std's
             // `Vec` its growth from empty: 4, 8, 16, each an out-of-line call.
-            let (path, close) = scoped(|temp| {
+            let (path, close) = searches.scoped(|temp| {
                 let mut close = Vec::with_capacity_in(ROOM, temp);
                 for_each_near(from, &starts, &members, |other| {
                     let at = positions[other as usize];
