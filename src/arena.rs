@@ -117,6 +117,12 @@ pub struct FrameArena {
     /// switch starts `lowered_from` again from the top, so that it tells
     /// each turn's own high). Published for `ThreadArenas::peak`.
     peak_before_turn: Published,
+    /// Whether a reset or a scope has tags to see to: a tag was met, or a
+    /// budget set. An untagged arena's reset tests this flag alone.
+    tagged: Cell<bool>,
+    /// Whether this arena refused a collection this frame (see `refusal`):
+    /// only then does the reset have a refusal to forget.
+    refused: Cell<bool>,
     region: Region,
     /// What is kept across a reclaim, and when more is given back.
     retention: Retention,
@@ -126,9 +132,6 @@ pub struct FrameArena {
     high_water: usize,
     /// Reclaims and resets of finished retention windows.
     frames: u64,
-    /// Whether this arena refused a collection this frame (see `refusal`):
-    /// only then does the reset have a refusal to forget.
-    refused: Cell<bool>,
     name: Option<&'static str>,
     /// Bytes per tag this frame (charged at each tag switch).
     tags: Ledger,
@@ -243,6 +246,7 @@ impl FrameArena {
             top: Published::new(base),
             lowered_from: Published::new(base),
             peak_before_turn: Published::new(base),
+            tagged: Cell::new(false),
             end: Cell::new(base + region.committed()),
             region,
             retention,
@@ -340,18 +344,20 @@ impl FrameArena {
     /// ```
     #[inline]
     pub fn reset(&mut self) {
-        if self.tags.in_use() {
+        if self.tagged.get() {
             self.reset_tagged();
         } else {
-            self.reset_memory();
+            // Untagged, the peak before the turn is the base: the peak is
+            // the turn's high.
+            let used = self.turn_high() - self.base();
+            self.reset_memory(used);
         }
     }
 
     /// What every reset does: the top back to the base, the frame's
-    /// figures into the retention window's.
+    /// figures (its peak, `used`) into the retention window's.
     #[inline]
-    fn reset_memory(&mut self) {
-        let used = self.peak();
+    fn reset_memory(&mut self, used: usize) {
         if self.retention.frame_ended(used) {
             self.end_window();
         }
@@ -367,7 +373,6 @@ impl FrameArena {
         asan::poison(self.region.base().as_ptr(), poisoned);
         self.top.set(self.base());
         self.lowered_from.set(self.base());
-        self.peak_before_turn.set(self.base());
         if self.refused.get() {
             self.forget_refusal();
         }
@@ -390,7 +395,9 @@ impl FrameArena {
         let peak = self.peak();
         let frame = self.frames + u64::from(self.retention.frames());
         self.tags.reset(self.base());
-        self.reset_memory();
+        self.reset_memory(peak);
+        // Raised by tag switches only: an untagged arena's stays at the base.
+        self.peak_before_turn.set(self.base());
         #[cfg(feature = "tracy")]
         if let Some(plots) = &mut self.plots {
             plots.plot_tags(&table);

@@ -20,7 +20,7 @@ impl Drop for Rewind<'_> {
     #[inline]
     fn drop(&mut self) {
         let arena = self.arena;
-        if arena.tags.in_use() {
+        if arena.tagged.get() {
             // A tag was met in the scope; before it every net was 0, and
             // the only turn began at the base.
             rewind_tags(arena, self.top, ([0; MAX_TAGS], arena.base()));
@@ -104,7 +104,7 @@ impl FrameArena {
     /// ```
     #[inline]
     pub fn scoped<R>(&mut self, f: impl for<'s> FnOnce(&'s FrameArena) -> R) -> R {
-        if self.tags.in_use() {
+        if self.tagged.get() {
             return self.scoped_tagged(f);
         }
         let rewind = Rewind {

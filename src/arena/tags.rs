@@ -404,9 +404,6 @@ pub(crate) struct Ledger {
     len: Cell<u8>,
     current: Cell<u8>,
     since: Cell<usize>,
-    /// Whether a reset has anything to do: a tag other than UNTAGGED was
-    /// met, or a budget set.
-    in_use: Cell<bool>,
 }
 
 impl Ledger {
@@ -419,7 +416,6 @@ impl Ledger {
             len: Cell::new(1),
             current: Cell::new(0),
             since: Cell::new(base),
-            in_use: Cell::new(false),
         }
     }
 
@@ -449,7 +445,6 @@ impl Ledger {
         }
         self.tags[usize::from(len)].set(tag);
         self.len.set(len + 1);
-        self.in_use.set(true);
         Some(len)
     }
 
@@ -498,7 +493,6 @@ impl Ledger {
         let known = (0..len).find(|&slot| self.tags[usize::from(slot)].get() == tag);
         if let Some(slot) = known.or_else(|| self.add_slot(tag)) {
             self.budgets[usize::from(slot)].set(budget);
-            self.in_use.set(true);
         }
     }
 
@@ -517,11 +511,6 @@ impl Ledger {
             };
         }
         table
-    }
-
-    #[inline]
-    pub(crate) fn in_use(&self) -> bool {
-        self.in_use.get()
     }
 
     /// The current slot.
@@ -543,11 +532,6 @@ impl Ledger {
             slot.set(net);
         }
         self.since.set(since);
-    }
-
-    /// Makes every reset take the tagged path (a frame budget is set).
-    pub(crate) fn mark_in_use(&self) {
-        self.in_use.set(true);
     }
 
     /// The frame ended: every slot starts again at 0 from `base`. The tags
@@ -588,6 +572,7 @@ impl FrameArena {
     /// ```
     #[inline]
     pub fn tag(&self, tag: Tag) -> TagGuard<'_> {
+        self.tagged.set(true);
         let slot = self.tags.slot_of(tag);
         let previous = self.switch_tag(slot);
         TagGuard {
@@ -684,6 +669,7 @@ impl FrameArena {
     /// assert_eq!(arena.stats().over_budget, 1);
     /// ```
     pub fn set_budget(&self, tag: Tag, bytes: usize) {
+        self.tagged.set(true);
         self.tags.set_budget(tag, Some(bytes));
     }
 
@@ -700,6 +686,7 @@ impl FrameArena {
     /// assert_eq!(arena.tag_bytes().budget(AI), None);
     /// ```
     pub fn clear_budget(&self, tag: Tag) {
+        self.tagged.set(true);
         self.tags.set_budget(tag, None);
     }
 
@@ -721,7 +708,7 @@ impl FrameArena {
     /// ```
     pub fn set_frame_budget(&mut self, bytes: Option<usize>) {
         self.budgets.frame_budget = bytes;
-        self.tags.mark_in_use();
+        self.tagged.set(true);
     }
 
     /// The budget of the whole frame, if it has one.

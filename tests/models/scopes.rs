@@ -50,7 +50,10 @@ pub fn run(ops: &[Op]) {
             assert_eq!(arena.used(), used, "the arena's scope left bytes behind");
         } else {
             let outer = &arena;
-            let mut top = Level { blocks: Vec::new(), pattern: 1 };
+            let mut top = Level {
+                blocks: Vec::new(),
+                pattern: 1,
+            };
             next = step(ops, next, outer, &mut top, 0);
             top.check();
         }
@@ -59,7 +62,10 @@ pub fn run(ops: &[Op]) {
 
 /// Runs the ops of one level from `next` until it closes; the index after.
 fn level(ops: &[Op], mut next: usize, arena: &FrameArena, depth: u8) -> usize {
-    let mut this = Level { blocks: Vec::new(), pattern: depth.wrapping_mul(37) | 1 };
+    let mut this = Level {
+        blocks: Vec::new(),
+        pattern: depth.wrapping_mul(37) | 1,
+    };
     while next < ops.len() {
         if let Op::Close = ops[next] {
             this.check();
@@ -72,7 +78,13 @@ fn level(ops: &[Op], mut next: usize, arena: &FrameArena, depth: u8) -> usize {
 }
 
 /// Runs op `next` at a level; the index after (past the scopes it opened).
-fn step<'a>(ops: &[Op], next: usize, arena: &'a FrameArena, this: &mut Level<'a>, depth: u8) -> usize {
+fn step<'a>(
+    ops: &[Op],
+    next: usize,
+    arena: &'a FrameArena,
+    this: &mut Level<'a>,
+    depth: u8,
+) -> usize {
     match ops[next] {
         Op::Alloc(bytes) => {
             let block = arena.alloc_slice_fill_with(usize::from(bytes % 2048), |_| this.pattern);
@@ -82,7 +94,11 @@ fn step<'a>(ops: &[Op], next: usize, arena: &'a FrameArena, this: &mut Level<'a>
         Op::Open if depth < 24 => {
             let used = arena.used();
             let after = tickarena::scoped(|temp| level(ops, next + 1, temp, depth + 1));
-            assert_eq!(arena.used(), used, "a scope of the thread moved the level around it");
+            assert_eq!(
+                arena.used(),
+                used,
+                "a scope of the thread moved the level around it"
+            );
             this.check();
             after
         }

@@ -65,9 +65,15 @@ fn one_frame(arenas: &ThreadArenas, ops: &[Op]) {
     let bytes: usize = blocks.iter().flatten().map(|(block, _)| block.len()).sum();
     // The blocks', and the collector's chunks (in the pushing threads'
     // arenas) and table.
-    assert!(arenas.used() >= bytes, "the set holds fewer bytes than its blocks");
+    assert!(
+        arenas.used() >= bytes,
+        "the set holds fewer bytes than its blocks"
+    );
     for (block, pattern) in blocks.iter().flatten() {
-        assert!(block.iter().all(|b| b == pattern), "a block's bytes changed");
+        assert!(
+            block.iter().all(|b| b == pattern),
+            "a block's bytes changed"
+        );
     }
     let mut pushed: Vec<u32> = ops
         .iter()

@@ -1,6 +1,5 @@
 //! tickarena: the requests are per-frame data (`FrameWriter` in the
-//! planner, `FrameReader` in both consumers; their paths one `FrameRows`,
-//! packed as a CSR is), the needy units come back
+//! planner, `FrameReader` in both consumers), the needy units come back
 //! from the `par_iter` jobs through a `Collector` in the worker arenas,
 //! and each consumer's temporaries are in its `FrameScratch`. Nothing to
 //! clear or to size: every frame starts empty, and a burst's pages go back.
@@ -9,7 +8,7 @@
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
-use tickarena::{FrameArena, FrameData, FrameRows, format_in};
+use tickarena::{FrameArena, FrameData, format_in};
 use tickarena_bevy::{
     FRAME_DATA_RESERVE, FRAME_DATA_RETAIN, FrameDataApp, FrameReader, FrameScratch, FrameWriter,
     TickarenaPlugin, Workers,
@@ -52,19 +51,17 @@ fn plan(
     needy.extend(found.drain());
     needy.sort_unstable();
     requests.publish(|arena| {
-        let count = requests_in(frame);
-        let unit = |i: usize| needy[i % needy.len()];
-        // Every path in one buffer, row after row (a list of lists).
-        let paths = FrameRows::from_rows_in((0..count).map(|i| waypoints(unit(i), frame)), arena);
-        let mut all = Vec::with_capacity_in(count, arena);
-        for (i, path) in paths.iter().enumerate() {
+        let mut all = Vec::with_capacity_in(requests_in(frame), arena);
+        for i in 0..requests_in(frame) {
+            let unit = needy[i % needy.len()];
+            let mut path = Vec::new_in(arena);
+            path.extend(waypoints(unit, frame));
             let label = format_in!(
                 arena,
-                "unit {} to goal {i} via {} waypoints",
-                unit(i),
+                "unit {unit} to goal {i} via {} waypoints",
                 path.len()
             );
-            all.push((unit(i), &*label.leak(), path));
+            all.push((unit, &*label.leak(), &*path.leak()));
         }
         &*all.leak()
     });
