@@ -155,6 +155,7 @@ pub mod collector;
 #[cfg(feature = "std")]
 pub mod frame_loop;
 mod frame_types;
+mod freeze;
 #[cfg(feature = "std")]
 pub mod guide;
 #[cfg(feature = "std")]
@@ -189,6 +190,7 @@ pub use collector::Collector;
 #[cfg(feature = "hashbrown")]
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
+pub use freeze::Freeze;
 pub use rows::{FrameRows, RowsBuilder};
 #[cfg(feature = "std")]
 pub use scope::{SCOPE_RELEASE_AFTER, SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};

@@ -130,3 +130,52 @@ fn frozen_rows_are_frame_data_read_by_several_threads_without_a_copy() {
     });
     assert_eq!(sums.iter().sum::<u64>(), (0..1000u64).sum::<u64>());
 }
+
+mod freeze {
+    //! `Freeze::freeze`: a frame `Vec` into a slice, its unused room given
+    //! back at the arena's top.
+
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tickarena::{FrameArena, Freeze};
+
+    #[test]
+    fn at_the_top_the_unused_room_goes_back() {
+        let arena = FrameArena::new();
+        let mut list = Vec::with_capacity_in(10, &arena);
+        list.extend([1u32, 2]);
+        let frozen = list.freeze();
+        assert_eq!(frozen, [1, 2]);
+        assert_eq!(arena.used(), 8);
+        // The next allocation follows the frozen slice.
+        let next = arena.alloc(0u32) as *const u32 as usize;
+        assert_eq!(next, frozen.as_ptr() as usize + 8);
+    }
+
+    #[test]
+    fn below_the_top_it_stays_where_it_is_without_a_copy() {
+        let arena = FrameArena::new();
+        let mut list = Vec::with_capacity_in(10, &arena);
+        list.extend([1u64, 2, 3]);
+        let at = list.as_ptr() as usize;
+        arena.alloc(9u8); // now the list is not the newest allocation
+        let frozen = list.freeze();
+        assert_eq!((frozen.as_ptr() as usize, &*frozen), (at, &[1, 2, 3][..]));
+        assert_eq!(arena.used(), 81);
+    }
+
+    #[test]
+    fn empty_and_zero_sized_lists_freeze_to_empty_or_counted_slices() {
+        let arena = FrameArena::new();
+        assert!(
+            Vec::<u64, _>::with_capacity_in(4, &arena)
+                .freeze()
+                .is_empty()
+        );
+        assert_eq!(arena.used(), 0);
+        let mut units = Vec::new_in(&arena);
+        units.extend([(), (), ()]);
+        assert_eq!(units.freeze().len(), 3);
+    }
+}
