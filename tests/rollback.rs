@@ -505,3 +505,36 @@ mod state {
         assert!(allocations_of_ten_saves(&cloned) >= 10 * 4);
     }
 }
+
+#[path = "models/rollback.rs"]
+mod ring_model;
+
+mod ring {
+    //! The snapshot ring under random save/load/advance orders against a
+    //! model (`tests/models/rollback.rs`; the fuzz target `rollback_ops`
+    //! runs the same).
+
+    use proptest::prelude::*;
+
+    use crate::ring_model::{Op, run};
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => Just(Op::Save),
+            3 => any::<u8>().prop_map(Op::Load),
+            6 => any::<u8>().prop_map(Op::Advance),
+            2 => any::<u8>().prop_map(Op::Forget),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 8 } else { 256 }))]
+
+        #[test]
+        fn loads_bring_back_what_each_cell_saved(
+            ops in prop::collection::vec(op(), 0..if cfg!(miri) { 30 } else { 300 }),
+        ) {
+            run(&ops);
+        }
+    }
+}
