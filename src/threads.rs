@@ -491,16 +491,15 @@ impl ThreadArenas {
     pub fn reset(&mut self) {
         let peak = self.peak();
         self.high_water = self.high_water.max(peak);
+        // The tables are read before the arenas empty them.
+        self.last_frame_tags = self.tag_bytes();
         let registry = self
             .registry
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        let mut tags = TagBytes::default();
         for CachePadded(arena) in registry.arenas.iter_mut() {
-            tags.add(&arena.tag_bytes());
             arena.reset();
         }
-        self.last_frame_tags = tags;
         for claim in &mut registry.claims {
             claim.holder = NO_THREAD;
         }

@@ -18,6 +18,19 @@ use super::FrameArena;
 /// Tags one arena can tell apart in a frame, [`Tag::UNTAGGED`] included.
 /// The bytes of tags past these are charged to the tag current when they
 /// were switched to (the guard still restores it).
+///
+/// # Example
+///
+/// ```
+/// let arena = tickarena::FrameArena::new();
+/// let names: Vec<&'static str> = (0..20).map(|i| &*format!("tag {i}").leak()).collect();
+/// for name in names {
+///     let _tag = arena.tag(tickarena::Tag::new(name));
+///     arena.alloc(0u8);
+/// }
+/// assert_eq!(arena.bytes_by_tag().count(), tickarena::MAX_TAGS);
+/// assert_eq!(arena.bytes_by_tag().map(|(_, bytes)| bytes).sum::<usize>(), 20);
+/// ```
 pub const MAX_TAGS: usize = 16;
 
 /// A named part of a frame's work ("ai", "physics", "ui") that its arena

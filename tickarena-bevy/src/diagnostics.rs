@@ -21,9 +21,30 @@ use bevy_ecs::world::World;
 use bevy_platform::time::Instant;
 
 /// The root of every path.
+///
+/// # Example
+///
+/// ```
+/// use tickarena_bevy::{DIAGNOSTIC_ROOT, WORKERS_DIAGNOSTIC};
+/// assert!(WORKERS_DIAGNOSTIC.as_str().starts_with(DIAGNOSTIC_ROOT));
+/// ```
 pub const DIAGNOSTIC_ROOT: &str = "tickarena";
 
-/// The worker arenas' diagnostic.
+/// The worker arenas' diagnostic: the peak of their frame, summed.
+///
+/// # Example
+///
+/// ```
+/// use bevy_app::App;
+/// use bevy_diagnostic::{DiagnosticsPlugin, DiagnosticsStore};
+/// use tickarena_bevy::{TickarenaPlugin, WORKERS_DIAGNOSTIC};
+///
+/// let mut app = App::new();
+/// app.add_plugins((TickarenaPlugin, DiagnosticsPlugin));
+/// app.update();
+/// let store = app.world().resource::<DiagnosticsStore>();
+/// assert_eq!(store.get(&WORKERS_DIAGNOSTIC).unwrap().value(), Some(0.0));
+/// ```
 pub const WORKERS_DIAGNOSTIC: DiagnosticPath = DiagnosticPath::const_new("tickarena/workers");
 
 /// The diagnostic of a system's scratch (`tickarena/scratch/<system>`).
