@@ -23,8 +23,11 @@ use super::FrameArena;
 ///
 /// ```
 /// let arena = tickarena::FrameArena::new();
-/// let names: Vec<&'static str> = (0..20).map(|i| &*format!("tag {i}").leak()).collect();
-/// for name in names {
+/// const NAMES: [&str; 20] = [
+///     "a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
+///     "k", "l", "m", "n", "o", "p", "q", "r", "s", "t",
+/// ];
+/// for name in NAMES {
 ///     let _tag = arena.tag(tickarena::Tag::new(name));
 ///     arena.alloc(0u8);
 /// }
