@@ -191,11 +191,7 @@ impl<'a, T> FrameRows<'a, T> {
         let mut starts = alloc::vec::Vec::with_capacity_in(rows.size_hint().0 + 1, arena);
         starts.push(0u32);
         let mut items = alloc::vec::Vec::new_in(arena);
-        for row in rows {
-            items.extend(row);
-            // Truncated past u32::MAX: then the check below panics.
-            starts.push(items.len() as u32);
-        }
+        append_rows(&mut starts, &mut items, rows);
         offset(items.len());
         FrameRows {
             starts: starts.leak(),
@@ -272,6 +268,49 @@ impl<'a, T> FrameRows<'a, T> {
         let items = place(arena, starts, len, pairs.take(len));
         FrameRows { starts, items }
     }
+}
+
+/// Appends each row's values to `items` and its end offset to `starts`.
+#[inline]
+fn append_rows<T, R>(
+    starts: &mut alloc::vec::Vec<u32, &FrameArena>,
+    items: &mut alloc::vec::Vec<T, &FrameArena>,
+    rows: R,
+) where
+    R: Iterator,
+    R::Item: IntoIterator<Item = T>,
+{
+    for row in rows {
+        let mut row = row.into_iter();
+        loop {
+            let (written, ended) = fill(items.spare_capacity_mut(), &mut row);
+            // SAFETY: `fill` wrote the first `written` slots past the length.
+            unsafe { items.set_len(items.len() + written) };
+            if ended {
+                break;
+            }
+            items.reserve(1);
+        }
+        // Truncated past u32::MAX: then the caller's check panics.
+        starts.push(items.len() as u32);
+    }
+}
+
+/// Writes `values` into `slots` until either runs out: how many were
+/// written, and whether `values` ended. A `&mut` slice, so the compiler
+/// knows these stores change nothing else the caller's iterator reads
+/// (its captures are not reloaded after each value).
+#[inline(always)]
+fn fill<T>(slots: &mut [MaybeUninit<T>], values: &mut impl Iterator<Item = T>) -> (usize, bool) {
+    for (written, slot) in slots.iter_mut().enumerate() {
+        match values.next() {
+            Some(value) => {
+                slot.write(value);
+            }
+            None => return (written, true),
+        }
+    }
+    (slots.len(), false)
 }
 
 /// `len` as an offset.

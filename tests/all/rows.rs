@@ -88,6 +88,62 @@ fn a_row_past_the_last_panics_with_both_numbers() {
     RowsBuilder::new_in(3, &arena).push(3, 0u8);
 }
 
+#[test]
+fn rows_given_whole_may_be_long_empty_zero_sized_or_lie_about_their_size() {
+    let arena = FrameArena::new();
+    // Rows longer than any room left: the buffer grows within a row.
+    let long = FrameRows::from_rows_in([0..5000u32, 0..0, 7..9, 0..70_000], &arena);
+    assert_eq!(
+        long.iter().map(<[u32]>::len).collect::<Vec<_>>(),
+        [5000, 0, 2, 70_000]
+    );
+    assert_eq!(long[2], [7, 8]);
+    assert_eq!(long[3][69_999], 69_999);
+    // Zero-sized values are counted.
+    let units =
+        FrameRows::from_rows_in([3usize, 0, 2].map(|n| core::iter::repeat_n((), n)), &arena);
+    assert_eq!(units.starts(), [0, 3, 3, 5]);
+    // A row whose size hint is wrong still gives all its values.
+    struct Liar(u32);
+    impl Iterator for Liar {
+        type Item = u32;
+        fn next(&mut self) -> Option<u32> {
+            self.0 = self.0.checked_sub(1)?;
+            Some(self.0)
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (0, Some(1))
+        }
+    }
+    let lied = FrameRows::from_rows_in([Liar(3), Liar(0), Liar(40)], &arena);
+    assert_eq!(lied[0], [2, 1, 0]);
+    assert_eq!(lied[2].len(), 40);
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "unwinds")]
+fn a_row_that_panics_midway_leaves_the_arena_usable() {
+    let mut arena = FrameArena::new();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        FrameRows::from_rows_in(
+            (0..4u32).map(|row| {
+                (0..10u32).map(move |v| {
+                    if row == 2 && v == 5 {
+                        panic!("row 2")
+                    } else {
+                        Counted(v)
+                    }
+                })
+            }),
+            &arena,
+        );
+    }));
+    assert!(caught.is_err());
+    arena.reset();
+    let rows = FrameRows::from_rows_in([[1u8, 2], [3, 4]], &arena);
+    assert_eq!(rows.items(), [1, 2, 3, 4]);
+}
+
 struct Cells;
 impl FrameData for Cells {
     type Of<'f> = FrameRows<'f, u32>;

@@ -1,9 +1,10 @@
 //! `RowsBuilder`/`FrameRows` against `Vec<Vec<T>>` as the model: pushes to
 //! random rows (in order or not), whole rows, and other allocations in the
 //! arena between pushes (so the builder's list cannot always grow in
-//! place); then every row, the packed buffer and the offsets agree.
+//! place); then every row, the packed buffer and the offsets agree, and
+//! `FrameRows::from_rows_in`/`from_pairs_in` build the same rows.
 
-use tickarena::{FrameArena, RowsBuilder};
+use tickarena::{FrameArena, FrameRows, RowsBuilder};
 
 /// One step of building. Rows are reduced into range by [`run`], so any
 /// value is valid.
@@ -57,6 +58,31 @@ pub fn run(rows: u16, ops: &[Op]) {
             start += values.len();
         }
         assert_eq!(built.starts()[rows] as usize, start);
+        // The same rows given whole, one after the other, with another
+        // allocation before every few (the buffer then moves as it grows),
+        // and as (row, value) pairs.
+        let elsewhere = ops
+            .iter()
+            .filter(|op| matches!(op, Op::Elsewhere(_)))
+            .count();
+        let given = FrameRows::from_rows_in(
+            model.iter().enumerate().map(|(row, values)| {
+                if elsewhere > 0 && row % (elsewhere + 1) == 0 {
+                    arena.alloc_slice_fill_with(row % 61, |_| 0x5Au8);
+                }
+                values.iter().copied()
+            }),
+            &arena,
+        );
+        assert!(given.iter().eq(model.iter().map(Vec::as_slice)));
+        assert_eq!(given.starts(), built.starts());
+        let pairs = model
+            .iter()
+            .enumerate()
+            .flat_map(|(row, values)| values.iter().map(move |&value| (row, value)));
+        let paired = FrameRows::from_pairs_in(rows, pairs, &arena);
+        assert_eq!(paired.items(), built.items());
+        assert_eq!(paired.starts(), built.starts());
         arena.reset();
     }
 }
