@@ -128,6 +128,6 @@ struct ReadmeDoctests;
 // type names and the macros.
 pub use tickarena::{
     Collector, CovariantFrameData, FrameArena, FrameArenaBuilder, FrameBox, FrameData,
-    FrameHashMap, FrameString, FrameVec, Sealed, ThreadArenas, format_in, scoped, try_format_in,
-    try_scoped, vec_in,
+    FrameHashMap, FrameRows, FrameString, FrameVec, Freeze, RowsBuilder, Sealed, ThreadArenas,
+    format_in, scoped, try_format_in, try_scoped, vec_in,
 };

@@ -1,5 +1,6 @@
 //! tickarena: the requests are per-frame data (`FrameWriter` in the
-//! planner, `FrameReader` in both consumers), the needy units come back
+//! planner, `FrameReader` in both consumers; their paths, lists of lists,
+//! a `FrameRows` packed like hand CSR), the needy units come back
 //! from the `par_iter` jobs through a `Collector` in the worker arenas,
 //! and each consumer's temporaries are in its `FrameScratch`. Nothing to
 //! clear or to size: every frame starts empty, and a burst's pages go back.
@@ -8,7 +9,7 @@
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
-use tickarena::{FrameArena, FrameData, format_in};
+use tickarena::{FrameArena, FrameData, FrameRows, format_in};
 use tickarena_bevy::{
     FRAME_DATA_RESERVE, FRAME_DATA_RETAIN, FrameDataApp, FrameReader, FrameScratch, FrameWriter,
     TickarenaPlugin, Workers,
@@ -16,9 +17,11 @@ use tickarena_bevy::{
 
 use crate::game::{FrameCount, Totals, Unit, needs_path, path_length, requests_in, waypoints};
 
+/// Each request's unit and label, and the paths: request `i`'s waypoints
+/// are row `i` of a `FrameRows` (lists of lists packed in one buffer).
 struct Requests;
 impl FrameData for Requests {
-    type Of<'f> = &'f [(u32, &'f str, &'f [(i32, i32)])];
+    type Of<'f> = (&'f [(u32, &'f str)], FrameRows<'f, (i32, i32)>);
 }
 
 pub fn add(app: &mut App) {
@@ -51,26 +54,29 @@ fn plan(
     needy.extend(found.drain());
     needy.sort_unstable();
     requests.publish(|arena| {
-        let mut all = Vec::with_capacity_in(requests_in(frame), arena);
-        for i in 0..requests_in(frame) {
-            let unit = needy[i % needy.len()];
-            let mut path = Vec::new_in(arena);
-            path.extend(waypoints(unit, frame));
+        let unit_of = |i: usize| needy[i % needy.len()];
+        let paths = FrameRows::from_rows_in(
+            (0..requests_in(frame)).map(|i| waypoints(unit_of(i), frame)),
+            arena,
+        );
+        let mut all = Vec::with_capacity_in(paths.len(), arena);
+        for (i, path) in paths.iter().enumerate() {
+            let unit = unit_of(i);
             let label = format_in!(
                 arena,
                 "unit {unit} to goal {i} via {} waypoints",
                 path.len()
             );
-            all.push((unit, &*label.leak(), &*path.leak()));
+            all.push((unit, &*label.leak()));
         }
-        &*all.leak()
+        (&*all.leak(), paths)
     });
 }
 
 fn walk(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<Totals>) {
-    requests.read(|all| {
-        let mut lengths = Vec::with_capacity_in(all.len(), &scratch);
-        lengths.extend(all.iter().map(|(_, _, path)| path_length(path)));
+    requests.read(|(_, paths)| {
+        let mut lengths = Vec::with_capacity_in(paths.len(), &scratch);
+        lengths.extend(paths.iter().map(path_length));
         totals.steps += lengths.iter().sum::<u64>();
         lengths.sort_unstable_by(|a, b| b.cmp(a));
         totals.longest += lengths[..10].iter().sum::<u64>();
@@ -78,13 +84,10 @@ fn walk(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResM
 }
 
 fn report(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<Totals>) {
-    requests.read(|all| {
-        totals.label_bytes += all
-            .iter()
-            .map(|(_, label, _)| label.len() as u64)
-            .sum::<u64>();
+    requests.read(|&(all, _)| {
+        totals.label_bytes += all.iter().map(|(_, label)| label.len() as u64).sum::<u64>();
         let mut summary = tickarena::String::new_in(&*scratch);
-        for (_, label, _) in &all[..10] {
+        for (_, label) in &all[..10] {
             summary.push_str(label);
             summary.push_str(", ");
         }
