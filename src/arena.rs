@@ -99,6 +99,12 @@ const POISON: u8 = 0xDB;
 /// }
 /// assert_eq!(arena.stats().frames, 3);
 /// ```
+// In the declared order: what allocations and scopes touch (the top, the
+// end, the peak's mark, the tag flag) sits together at the start, in one
+// cache line, wherever the cold tables after it grow or shrink. Left to
+// the compiler, a field removed from a cold table once moved the tag flag
+// and cost a scope's open and close 1.03 to 1.20 ns.
+#[repr(C)]
 pub struct FrameArena {
     /// Not `Sync` (see below), said by the first field so that the
     /// compiler's error names the arena: "`*const FrameArena` cannot be
