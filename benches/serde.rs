@@ -7,7 +7,10 @@
 //!   the arena reset after each decode;
 //! * `glibc`: into `String`s and `Vec`s with serde's own derive, on glibc's
 //!   malloc, dropped after each decode;
-//! * `mimalloc`: the same on mimalloc.
+//! * `mimalloc`: the same on mimalloc;
+//! * `parse_only` (JSON): serde_json walking the packet into
+//!   `serde::de::IgnoredAny`, building nothing: the floor under any decode
+//!   of it, the arena's included.
 //!
 //! Before measuring it prints each way's heap allocations per decode, and
 //! checks the arena's is 0.
@@ -113,6 +116,13 @@ fn decode(c: &mut Criterion) {
             b.iter(|| drop(black_box(on_heap(black_box(bytes)))))
         });
         use_mimalloc(false);
+        if format == "json" {
+            group.bench_function("parse_only", |b| {
+                b.iter(|| {
+                    serde_json::from_slice::<serde::de::IgnoredAny>(black_box(bytes)).unwrap()
+                })
+            });
+        }
         group.finish();
     }
 }
