@@ -19,7 +19,8 @@ use tracy_client::{Client, PlotConfiguration, PlotFormat, PlotName};
 static PLOTS_SENT: AtomicU64 = AtomicU64::new(0);
 
 /// Points plotted to Tracy by tickarena so far: three per arena reset (and
-/// one per tag, for an arena that met tags), one per frame-loop tick. For tests of the `tracy` feature.
+/// one per tag, for an arena that met tags), one per frame-loop tick. For
+/// tests of the `tracy` feature.
 ///
 /// # Example
 ///

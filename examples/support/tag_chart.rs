@@ -40,10 +40,10 @@ pub fn write_svg(
     // tops[k][i]: the top of tag k's band in frame i (the bands stack).
     let mut tops: Vec<Vec<f64>> = Vec::new();
     for (k, &tag) in tags.iter().enumerate() {
-        let band = records.iter().enumerate().map(|(i, record)| {
-            let below = if k == 0 { 0.0 } else { tops[k - 1][i] };
-            below + kib(record.tags.peak(tag))
-        });
+        let band = records
+            .iter()
+            .enumerate()
+            .map(|(i, record)| base(&tops, k, i) + kib(record.tags.peak(tag)));
         tops.push(band.collect());
     }
     let highest_budget = tags

@@ -443,13 +443,15 @@ impl Ledger {
     /// the table is full).
     #[inline]
     fn slot_of(&self, tag: Tag) -> u8 {
-        let len = self.len.get();
-        for slot in 0..len {
-            if self.tags[usize::from(slot)].get() == tag {
-                return slot;
-            }
-        }
-        self.add_slot(tag).unwrap_or(self.current.get())
+        self.find(tag)
+            .or_else(|| self.add_slot(tag))
+            .unwrap_or(self.current.get())
+    }
+
+    /// The slot `tag` already has.
+    #[inline]
+    fn find(&self, tag: Tag) -> Option<u8> {
+        (0..self.len.get()).find(|&slot| self.tags[usize::from(slot)].get() == tag)
     }
 
     /// A new slot for `tag`; `None` when the table is full.
@@ -505,9 +507,7 @@ impl Ledger {
     /// Sets `tag`'s budget; a tag the full table has no slot for keeps
     /// none.
     pub(crate) fn set_budget(&self, tag: Tag, budget: Option<usize>) {
-        let len = self.len.get();
-        let known = (0..len).find(|&slot| self.tags[usize::from(slot)].get() == tag);
-        if let Some(slot) = known.or_else(|| self.add_slot(tag)) {
+        if let Some(slot) = self.find(tag).or_else(|| self.add_slot(tag)) {
             self.budgets[usize::from(slot)].set(budget);
         }
     }

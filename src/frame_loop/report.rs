@@ -95,15 +95,15 @@ impl FrameHistory {
     pub fn report(&self) -> SizingReport {
         let mut peaks: Vec<usize> = self.iter().map(|record| record.arena_bytes).collect();
         peaks.sort_unstable();
+        // The peaks are sorted, so their buckets come in order.
         let mut histogram: Vec<(usize, usize)> = Vec::new();
         for &peak in &peaks {
             let low = bucket_of(peak);
-            match histogram.iter_mut().find(|(bucket, _)| *bucket == low) {
-                Some((_, count)) => *count += 1,
-                None => histogram.push((low, 1)),
+            match histogram.last_mut() {
+                Some((bucket, count)) if *bucket == low => *count += 1,
+                _ => histogram.push((low, 1)),
             }
         }
-        histogram.sort_unstable();
         let tags = self
             .tags()
             .into_iter()

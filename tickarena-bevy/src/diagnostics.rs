@@ -6,14 +6,15 @@
 //!
 //! Paths: `tickarena/scratch/<system>` (the most the system's scratch held
 //! in its run; `system <n>` for the n-th system initialized, where Bevy's
-//! `debug` feature is off and systems have no names), `tickarena/frame_data/<kind>` (the frame's data of
-//! that kind) and `tickarena/workers` (the worker arenas' peak, summed).
+//! `debug` feature is off and systems have no names),
+//! `tickarena/frame_data/<kind>` (the frame's data of that kind) and
+//! `tickarena/workers` (the worker arenas' peak, summed).
 //! Measured only when the app has a `DiagnosticsStore`
 //! (`DiagnosticsPlugin`); a diagnostic is registered the first frame its
 //! arena has a figure, so nothing needs declaring.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 use bevy_diagnostic::{Diagnostic, DiagnosticMeasurement, DiagnosticPath, DiagnosticsStore};
 use bevy_ecs::resource::Resource;
@@ -77,8 +78,9 @@ pub fn frame_data_diagnostic<D: 'static>() -> DiagnosticPath {
     ))
 }
 
-/// One system's scratch figure (in its `FrameScratch` state), written by its `FrameScratch` at each run
-/// (the last run's peak), read at the frame's end.
+/// One system's scratch figure (in its `FrameScratch` state), written by
+/// its `FrameScratch` at each run (the last run's peak), read at the
+/// frame's end.
 #[derive(Default)]
 #[doc(hidden)]
 pub struct ScratchFigure {
@@ -116,18 +118,17 @@ impl ScratchFigure {
 /// Every system scratch's figure, registered when the parameter is
 /// initialized.
 #[derive(Resource, Default)]
-pub(crate) struct ScratchFigures(Arc<Mutex<Vec<Arc<ScratchFigure>>>>);
+pub(crate) struct ScratchFigures(Vec<Arc<ScratchFigure>>);
 
 impl ScratchFigures {
     /// A new figure for a system's scratch.
     pub(crate) fn register(world: &mut World) -> Arc<ScratchFigure> {
-        let figures = world.get_resource_or_init::<ScratchFigures>();
-        let mut list = figures.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut figures = world.get_resource_or_init::<ScratchFigures>();
         let figure = Arc::new(ScratchFigure {
-            index: list.len(),
+            index: figures.0.len(),
             ..ScratchFigure::default()
         });
-        list.push(Arc::clone(&figure));
+        figures.0.push(Arc::clone(&figure));
         figure
     }
 }
@@ -147,21 +148,25 @@ pub(crate) fn measure(store: &mut DiagnosticsStore, path: &DiagnosticPath, bytes
 
 /// The frame's end: each system scratch that ran since the last one.
 pub(crate) fn measure_scratch(world: &mut World) {
-    // The list is shared (an `Arc`): the store can be borrowed beside it.
+    if !world.contains_resource::<DiagnosticsStore>() {
+        return;
+    }
+    // Taken out and put back (no copy, no allocation): the list and the
+    // store are both the world's. (`resource_scope` would move the store's
+    // entity between archetypes twice a frame.)
     let Some(figures) = world
-        .get_resource::<ScratchFigures>()
-        .map(|f| Arc::clone(&f.0))
+        .get_resource_mut::<ScratchFigures>()
+        .map(|mut figures| core::mem::take(&mut figures.0))
     else {
         return;
     };
-    if let Some(mut store) = world.get_resource_mut::<DiagnosticsStore>() {
-        let list = figures.lock().unwrap_or_else(PoisonError::into_inner);
-        for figure in list.iter() {
-            if let Some(path) = figure.path.get()
-                && figure.ran.swap(false, Ordering::Relaxed)
-            {
-                measure(&mut store, path, figure.bytes.load(Ordering::Relaxed));
-            }
+    let mut store = world.resource_mut::<DiagnosticsStore>();
+    for figure in &figures {
+        if let Some(path) = figure.path.get()
+            && figure.ran.swap(false, Ordering::Relaxed)
+        {
+            measure(&mut store, path, figure.bytes.load(Ordering::Relaxed));
         }
     }
+    world.resource_mut::<ScratchFigures>().0 = figures;
 }
