@@ -602,18 +602,7 @@ fn place<'a, T>(
     // SAFETY: row r's cursor started at `starts[r]` and ended at
     // `starts[r + 1]`, one step per value written to it: each row's slots
     // were written once each, and the rows' ranges tile `0..len`.
-    unsafe { assume_init(slots) }
-}
-
-/// `slots` as the initialized values they now hold.
-///
-/// # Safety
-///
-/// Every element of `slots` is initialized.
-unsafe fn assume_init<T>(slots: &mut [MaybeUninit<T>]) -> &mut [T] {
-    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller promises
-    // that every element is initialized.
-    unsafe { &mut *(core::ptr::from_mut(slots) as *mut [T]) }
+    unsafe { slots.assume_init_mut() }
 }
 
 impl<T: fmt::Debug> fmt::Debug for RowsBuilder<'_, T> {
