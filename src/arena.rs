@@ -118,10 +118,16 @@ pub struct FrameArena {
     /// The highest `top` this frame had before it was last lowered (the
     /// most recent allocation freed or shrunk). Kept off the allocation
     /// fast path and growth in place, which only raise `top`.
+    ///
+    /// 0 once the arena is tagged, its value kept in
+    /// `tagged_lowered_from` instead: every lowering of the top then
+    /// passes the test against it and comes to the tag flag. So a scope
+    /// opened untagged finds a tag met inside it when it closes without
+    /// testing the flag on its fast path (see `checkpoint`).
     lowered_from: Published,
     /// The frame's peak top before the current tag's turn began (a tag
-    /// switch starts `lowered_from` again from the top, so that it tells
-    /// each turn's own high). Published for `ThreadArenas::peak`.
+    /// switch starts the turn's high mark again from the top, so that it
+    /// tells each turn's own high). Published for `ThreadArenas::peak`.
     peak_before_turn: Published,
     /// Whether a reset or a scope has tags to see to: a tag was met, or a
     /// budget set. An untagged arena's reset tests this flag alone.
@@ -129,6 +135,9 @@ pub struct FrameArena {
     /// Whether this arena refused a collection this frame (see `refusal`):
     /// only then does the reset have a refusal to forget.
     refused: Cell<bool>,
+    /// `lowered_from` of a tagged arena (0 until it is tagged). Published
+    /// for `ThreadArenas::peak`.
+    tagged_lowered_from: Published,
     region: Region,
     /// What is kept across a reclaim, and when more is given back.
     retention: Retention,
@@ -253,6 +262,7 @@ impl FrameArena {
             lowered_from: Published::new(base),
             peak_before_turn: Published::new(base),
             tagged: Cell::new(false),
+            tagged_lowered_from: Published::new(0),
             end: Cell::new(base + region.committed()),
             region,
             retention,
@@ -378,7 +388,7 @@ impl FrameArena {
         };
         asan::poison(self.region.base().as_ptr(), poisoned);
         self.top.set(self.base());
-        self.lowered_from.set(self.base());
+        self.restart_turn_high(self.base());
         if self.refused.get() {
             self.forget_refusal();
         }
@@ -464,18 +474,59 @@ impl FrameArena {
     /// The highest the top has been since the current tag's turn began.
     #[inline]
     fn turn_high(&self) -> usize {
-        self.lowered_from.get().max(self.top.get())
+        // One of the two marks is 0: `lowered_from` once tagged, the other
+        // before.
+        (self.lowered_from.get())
+            .max(self.tagged_lowered_from.get())
+            .max(self.top.get())
     }
 
-    /// Lowers the top to `new_top` (the most recent allocation is freed or
-    /// shrunk), remembering how high it was for [`peak`](Self::peak).
+    /// Starts the turn's high again from `top` (a reset, a tag switch, a
+    /// scope rewound with its tags).
     #[inline]
-    fn lower_top(&self, new_top: usize) {
-        let top = self.top.get();
-        if top > self.lowered_from.get() {
+    pub(crate) fn restart_turn_high(&self, top: usize) {
+        if self.tagged.get() {
+            self.tagged_lowered_from.set(top);
+        } else {
             self.lowered_from.set(top);
         }
+    }
+
+    /// Marks the arena tagged (a tag met, a budget set): from now on its
+    /// resets and scopes see to the tags, and `lowered_from` is 0, its
+    /// value moved to `tagged_lowered_from`. Never undone.
+    #[inline]
+    pub(crate) fn mark_tagged(&self) {
+        if !self.tagged.get() {
+            self.tagged.set(true);
+            self.tagged_lowered_from.set(self.lowered_from.get());
+            self.lowered_from.set(0);
+        }
+    }
+
+    /// Lowers the top from `top` (what the caller read of it: the top is
+    /// an atomic, so the compiler does not merge a second load with the
+    /// caller's) to `new_top` (the most recent allocation is freed or
+    /// shrunk), remembering how high it was for [`peak`](Self::peak).
+    #[inline]
+    fn lower_top(&self, top: usize, new_top: usize) {
+        debug_assert_eq!(top, self.top.get(), "expected the current top");
+        // Untagged: a new high. Tagged: always (`lowered_from` is 0).
+        if top > self.lowered_from.get() {
+            self.raise_lowered_from(top);
+        }
         self.top.set(new_top);
+    }
+
+    /// The top was `top` before it was lowered: the mark of the turn's
+    /// high goes up to it (the untagged caller knows it is higher).
+    #[inline]
+    pub(crate) fn raise_lowered_from(&self, top: usize) {
+        if !self.tagged.get() {
+            self.lowered_from.set(top);
+        } else if top > self.tagged_lowered_from.get() {
+            self.tagged_lowered_from.set(top);
+        }
     }
 
     /// A snapshot of the arena's figures: this frame, all frames, the memory.
@@ -597,10 +648,11 @@ impl FrameArena {
         Ok(())
     }
 
-    /// Whether `ptr..ptr + size` is the most recent allocation.
+    /// Whether `ptr..ptr + size` is the most recent allocation, if `top`
+    /// is the arena's top.
     #[inline(always)]
-    fn is_last(&self, ptr: NonNull<u8>, size: usize) -> bool {
-        size != 0 && ptr.addr().get().wrapping_add(size) == self.top.get()
+    fn is_last(ptr: NonNull<u8>, size: usize, top: usize) -> bool {
+        size != 0 && ptr.addr().get().wrapping_add(size) == top
     }
 
     /// Gives back the bytes of `ptr..ptr + old_size` past the first
@@ -611,8 +663,9 @@ impl FrameArena {
         debug_assert!(keep <= old_size, "expected a free or a shrink");
         // Freed, last or not: nothing may read it any more.
         asan::poison(ptr.as_ptr().wrapping_add(keep), old_size - keep);
-        if self.is_last(ptr, old_size) {
-            self.lower_top(ptr.addr().get() + keep);
+        let top = self.top.get();
+        if Self::is_last(ptr, old_size, top) {
+            self.lower_top(top, ptr.addr().get() + keep);
         }
     }
 
@@ -622,7 +675,7 @@ impl FrameArena {
     #[inline]
     pub(crate) fn grow_in_place(&self, ptr: NonNull<u8>, old_size: usize, new: Layout) -> bool {
         let start = ptr.addr().get();
-        if !self.is_last(ptr, old_size) || start & (new.align() - 1) != 0 {
+        if !Self::is_last(ptr, old_size, self.top.get()) || start & (new.align() - 1) != 0 {
             return false;
         }
         let Some(new_top) = start.checked_add(new.size()) else {

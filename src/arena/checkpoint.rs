@@ -8,9 +8,14 @@ use super::tags::MAX_TAGS;
 /// The tags' net bytes and the current turn's start, as a scope found them.
 type Nets = ([isize; MAX_TAGS], usize);
 
-/// Puts the arena's top back where the scope found it, when the scope's
-/// closure returns or unwinds: the scope of an arena that had met no tag
-/// when it opened (kept small: the fast path).
+/// Puts the arena's top back where the scope found it if the scope's
+/// closure unwinds (when it returns, `scoped` does it inline): the scope
+/// of an arena that had met no tag when it opened.
+///
+/// Its drop only calls out: a drop so small lets the compiler pass the
+/// two fields to it as values, so the scope's fast path keeps them in
+/// registers instead of storing the guard in memory for the unwinding
+/// path (two stores per scope).
 struct Rewind<'a> {
     arena: &'a FrameArena,
     top: usize,
@@ -19,17 +24,35 @@ struct Rewind<'a> {
 impl Drop for Rewind<'_> {
     #[inline]
     fn drop(&mut self) {
-        let arena = self.arena;
-        if arena.tagged.get() {
-            // A tag was met in the scope; before it every net was 0, and
-            // the only turn began at the base.
-            rewind_tags(arena, self.top, ([0; MAX_TAGS], arena.base()));
-        } else {
-            let end = arena.top.get();
+        close_unwinding(self.arena, self.top);
+    }
+}
+
+/// [`FrameArena::close_scope`] on the unwinding path, out of line.
+#[cold]
+#[inline(never)]
+fn close_unwinding(arena: &FrameArena, top: usize) {
+    arena.close_scope(top);
+}
+
+impl FrameArena {
+    /// Puts the top back to `top`, where a scope that opened untagged found
+    /// it.
+    #[inline(always)]
+    fn close_scope(&self, top: usize) {
+        let end = self.top.get();
+        // The flag is tested only past the test of the peak's mark, which
+        // a tagged arena's always passes (its `lowered_from` is 0): that
+        // keeps a scope's open and close at one test each.
+        if end > self.lowered_from.get() {
+            if self.tagged.get() {
+                return rewind_first_tags(self, top);
+            }
             // The scope's bytes count in the frame's peak.
-            arena.lower_top(self.top);
-            crate::asan::poison(arena.pointer_at(self.top).as_ptr(), end - self.top);
+            self.raise_lowered_from(end);
         }
+        self.top.set(top);
+        crate::asan::poison(self.pointer_at(top).as_ptr(), end - top);
     }
 }
 
@@ -46,6 +69,22 @@ impl Drop for RewindTagged<'_> {
     }
 }
 
+/// [`rewind_tags`] for a scope that opened on an untagged arena and met
+/// its first tag: when it opened, everything was [`Tag::UNTAGGED`]'s
+/// (slot 0), charged here as a turn closed at the scope's start. Not left
+/// as a turn from the base: a guard leaked in the scope leaves another tag
+/// current, which would take the bytes. Apart, to keep [`Rewind`]'s drop
+/// small.
+///
+/// [`Tag::UNTAGGED`]: crate::Tag::UNTAGGED
+#[cold]
+#[inline(never)]
+fn rewind_first_tags(arena: &FrameArena, top: usize) {
+    let mut nets = [0; MAX_TAGS];
+    nets[0] = (top - arena.base()) as isize;
+    rewind_tags(arena, top, (nets, top));
+}
+
 /// The rewind of an arena with tags to `top`: the scope's last turn is
 /// closed (its high goes into the peaks), then the top and every tag's net
 /// go back to the scope's start: the tags that allocated in the scope keep
@@ -55,7 +94,7 @@ fn rewind_tags(arena: &FrameArena, top: usize, nets: Nets) {
     let end = arena.top.get();
     arena.switch_tag(arena.tags.current());
     arena.top.set(top);
-    arena.lowered_from.set(top);
+    arena.restart_turn_high(top);
     arena.tags.restore_nets(nets);
     crate::asan::poison(arena.pointer_at(top).as_ptr(), end - top);
 }
@@ -63,8 +102,9 @@ fn rewind_tags(arena: &FrameArena, top: usize, nets: Nets) {
 impl FrameArena {
     /// Runs `f` on this arena and gives back everything `f` allocated in
     /// it when `f` returns or unwinds: a checkpoint of the arena's top,
-    /// restored. The cheapest scope there is (a load and a store each way),
-    /// for an owner of the arena: it needs the arena by `&mut`, which
+    /// restored. The cheapest scope there is (to open, a test of the tag flag
+    /// and a load; to close, two loads, a test and a store), for an owner
+    /// of the arena: it needs the arena by `&mut`, which
     /// proves nothing allocated in it before is still borrowed.
     ///
     /// What `f` allocates borrows the arena for `'s`, a lifetime of `f`'s
@@ -107,11 +147,14 @@ impl FrameArena {
         if self.tagged.get() {
             return self.scoped_tagged(f);
         }
-        let rewind = Rewind {
-            arena: self,
-            top: self.top.get(),
-        };
-        f(rewind.arena)
+        let top = self.top.get();
+        let unwinding = Rewind { arena: self, top };
+        let result = f(unwinding.arena);
+        // Closed here rather than by the guard's drop, whose body stays out
+        // of line (see `Rewind`).
+        core::mem::forget(unwinding);
+        self.close_scope(top);
+        result
     }
 
     /// [`scoped`](Self::scoped) on an arena with tags: the turn so far is

@@ -588,7 +588,7 @@ impl FrameArena {
     /// ```
     #[inline]
     pub fn tag(&self, tag: Tag) -> TagGuard<'_> {
-        self.tagged.set(true);
+        self.mark_tagged();
         let slot = self.tags.slot_of(tag);
         let previous = self.switch_tag(slot);
         TagGuard {
@@ -656,7 +656,7 @@ impl FrameArena {
         if high > self.peak_before_turn.get() {
             self.peak_before_turn.set(high);
         }
-        self.lowered_from.set(top);
+        self.restart_turn_high(top);
         self.tags.switch(top, high, to)
     }
 
@@ -685,7 +685,7 @@ impl FrameArena {
     /// assert_eq!(arena.stats().over_budget, 1);
     /// ```
     pub fn set_budget(&self, tag: Tag, bytes: usize) {
-        self.tagged.set(true);
+        self.mark_tagged();
         self.tags.set_budget(tag, Some(bytes));
     }
 
@@ -702,7 +702,7 @@ impl FrameArena {
     /// assert_eq!(arena.tag_bytes().budget(AI), None);
     /// ```
     pub fn clear_budget(&self, tag: Tag) {
-        self.tagged.set(true);
+        self.mark_tagged();
         self.tags.set_budget(tag, None);
     }
 
@@ -724,7 +724,7 @@ impl FrameArena {
     /// ```
     pub fn set_frame_budget(&mut self, bytes: Option<usize>) {
         self.budgets.frame_budget = bytes;
-        self.tagged.set(true);
+        self.mark_tagged();
     }
 
     /// The budget of the whole frame, if it has one.

@@ -296,6 +296,25 @@ mod on_one_arena {
         assert_eq!((tags.get(SEARCH), tags.peak(SEARCH)), (0, 2000));
         assert_eq!(tags.total(), arena.used());
     }
+
+    // Found by the tags model (`tests/models/tags.rs`): the scope put the
+    // untagged bytes from before it back as a turn from the base, which the
+    // tag left current by the leaked guard then took.
+    #[test]
+    fn a_tag_left_current_by_a_scope_does_not_take_the_bytes_from_before_it() {
+        const LEAKED: Tag = Tag::new("leaked");
+        let mut arena = FrameArena::new();
+        arena.alloc([0u8; 100]);
+        arena.scoped(|temp| {
+            std::mem::forget(temp.tag(LEAKED));
+            temp.alloc([0u8; 50]);
+        });
+        arena.alloc([0u8; 7]);
+        let tags = arena.tag_bytes();
+        assert_eq!(tags.get(Tag::UNTAGGED), 100);
+        assert_eq!((tags.get(LEAKED), tags.peak(LEAKED)), (7, 50));
+        assert_eq!(tags.total(), arena.used());
+    }
 }
 
 mod model {

@@ -326,3 +326,45 @@ fn the_chart_is_an_svg_with_a_band_per_tag_and_the_budget() {
     // A filled band per tag.
     assert_eq!(svg.matches("<polygon").count(), 3);
 }
+
+mod model {
+    //! Tags, budgets and scopes on one arena against a model of the ledger
+    //! (`tests/models/tags.rs`).
+
+    use proptest::prelude::*;
+
+    use crate::models::tags::{Op, Step, run};
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            4 => any::<u16>().prop_map(Step::Alloc),
+            4 => any::<u16>().prop_map(Step::Temp),
+            3 => Just(Step::FreeNewest),
+            3 => any::<u8>().prop_map(Step::Tag),
+            2 => Just(Step::Untag),
+            1 => Just(Step::Leak),
+            1 => any::<u8>().prop_map(Step::Budget),
+        ]
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let steps = || prop::collection::vec(step(), 0..12);
+        prop_oneof![
+            8 => step().prop_map(Op::Step),
+            2 => steps().prop_map(Op::Scope),
+            1 => steps().prop_map(Op::UnwindingScope),
+            1 => Just(Op::Reset),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(300)))]
+
+        #[test]
+        fn every_tags_bytes_and_peak_match_the_model_through_scopes_and_resets(
+            ops in prop::collection::vec(op(), 0..if cfg!(miri) { 24 } else { 120 }),
+        ) {
+            run(&ops);
+        }
+    }
+}

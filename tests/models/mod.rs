@@ -10,4 +10,5 @@ pub mod rows;
 pub mod scopes;
 pub mod segmented;
 pub mod string;
+pub mod tags;
 pub mod threads;

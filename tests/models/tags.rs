@@ -1,0 +1,222 @@
+//! Tags, budgets and scopes on one arena against a model of the tag
+//! ledger: each tag's net bytes (the distance the top moved while it was
+//! current, never shown below 0) and its peak (the most it held at once),
+//! the frame's used bytes and peak. A scope on the arena
+//! (`FrameArena::scoped`) puts every net and the top back as it found
+//! them and keeps the peaks, whether the arena met its first tag before
+//! the scope, inside it or never; a temporary given back at the top is
+//! taken from the tag current then.
+
+use tickarena::{FrameArena, Tag, TagGuard};
+
+/// The tags the steps switch to ([`Tag::UNTAGGED`] is the model's slot 0).
+pub const TAGS: [Tag; 4] = [Tag::new("a"), Tag::new("b"), Tag::new("c"), Tag::new("d")];
+
+/// A step inside a level (the frame, or a scope on the arena). Any value
+/// is valid: sizes and tags are reduced by [`run`].
+#[derive(Clone, Debug)]
+#[cfg_attr(fuzzing, derive(arbitrary::Arbitrary))]
+pub enum Step {
+    /// Allocates this many bytes (1 to 4096), kept until the frame ends.
+    Alloc(u16),
+    /// Allocates a `Vec` with room for this many bytes (0 to 4095), kept
+    /// until [`Step::FreeNewest`] or the level's end.
+    Temp(u16),
+    /// Drops the newest `Temp` (its bytes go back if nothing came after).
+    FreeNewest,
+    /// Switches to a tag until [`Step::Untag`].
+    Tag(u8),
+    /// Drops the newest tag guard: the tag before it is current again.
+    Untag,
+    /// Forgets the newest tag guard: its tag stays current.
+    Leak,
+    /// Sets a tag's budget (never reached): the arena is tagged from then.
+    Budget(u8),
+}
+
+/// What the frame does between steps.
+#[derive(Clone, Debug)]
+#[cfg_attr(fuzzing, derive(arbitrary::Arbitrary))]
+pub enum Op {
+    /// A step in the frame.
+    Step(Step),
+    /// A scope on the arena running these steps.
+    Scope(Vec<Step>),
+    /// The same, then a panic out of the scope (a plain scope under the
+    /// fuzzer, whose panics abort).
+    UnwindingScope(Vec<Step>),
+    /// The frame ends.
+    Reset,
+}
+
+/// What the ledger should say. Slot 0 is [`Tag::UNTAGGED`], slot `i + 1`
+/// is `TAGS[i]`; offsets count from the arena's base.
+#[derive(Clone, Default)]
+struct Model {
+    top: usize,
+    peak: usize,
+    nets: [isize; 5],
+    peaks: [isize; 5],
+    current: usize,
+}
+
+impl Model {
+    /// The top moved by `delta` while the current tag was current.
+    fn moved(&mut self, delta: isize) {
+        self.top = self.top.checked_add_signed(delta).unwrap();
+        self.peak = self.peak.max(self.top);
+        let current = self.current;
+        self.nets[current] += delta;
+        self.peaks[current] = self.peaks[current].max(self.nets[current]);
+    }
+
+    fn check(&self, arena: &FrameArena, after: &str) {
+        assert_eq!(arena.used(), self.top, "used, after {after}");
+        assert_eq!(arena.peak(), self.peak, "the frame's peak, after {after}");
+        let table = arena.tag_bytes();
+        let tags = [Tag::UNTAGGED].into_iter().chain(TAGS);
+        for (slot, tag) in tags.enumerate() {
+            let shown = |figure: isize| usize::try_from(figure).unwrap_or(0);
+            assert_eq!(
+                (table.get(tag), table.peak(tag)),
+                (shown(self.nets[slot]), shown(self.peaks[slot])),
+                "{}'s bytes and peak, after {after}",
+                tag.name()
+            );
+        }
+    }
+}
+
+/// A level's live temporaries (with their offset and length in the
+/// model) and tag guards (with the slot each will make current again).
+struct Level<'a> {
+    temps: Vec<(Vec<u8, &'a FrameArena>, usize)>,
+    guards: Vec<(TagGuard<'a>, usize)>,
+}
+
+impl<'a> Level<'a> {
+    fn new() -> Level<'a> {
+        Level {
+            temps: Vec::new(),
+            guards: Vec::new(),
+        }
+    }
+
+    fn step(&mut self, arena: &'a FrameArena, model: &mut Model, step: &Step) {
+        match *step {
+            Step::Alloc(bytes) => {
+                let len = usize::from(bytes % 4096) + 1;
+                arena.alloc_slice_fill_with(len, |_| 0u8);
+                model.moved(len as isize);
+            }
+            Step::Temp(bytes) => {
+                let len = usize::from(bytes % 4096);
+                self.temps
+                    .push((Vec::with_capacity_in(len, arena), model.top));
+                model.moved(len as isize);
+            }
+            Step::FreeNewest => self.free_newest(model),
+            Step::Tag(which) => {
+                let slot = usize::from(which % 4) + 1;
+                self.guards.push((arena.tag(TAGS[slot - 1]), model.current));
+                model.current = slot;
+            }
+            Step::Untag => {
+                if let Some((guard, previous)) = self.guards.pop() {
+                    drop(guard);
+                    model.current = previous;
+                }
+            }
+            Step::Leak => {
+                if let Some((guard, _)) = self.guards.pop() {
+                    std::mem::forget(guard);
+                }
+            }
+            Step::Budget(which) => arena.set_budget(TAGS[usize::from(which % 4)], usize::MAX / 2),
+        }
+        model.check(arena, &format!("{step:?}"));
+    }
+
+    fn free_newest(&mut self, model: &mut Model) {
+        if let Some((temp, start)) = self.temps.pop() {
+            let len = temp.capacity();
+            drop(temp);
+            if start + len == model.top {
+                model.moved(-(len as isize));
+            }
+        }
+    }
+
+    /// Drops the temporaries, then the guards, newest first.
+    fn close(mut self, arena: &FrameArena, model: &mut Model) {
+        while !self.temps.is_empty() {
+            self.free_newest(model);
+        }
+        while let Some((guard, previous)) = self.guards.pop() {
+            drop(guard);
+            model.current = previous;
+        }
+        model.check(arena, "the level's end");
+    }
+}
+
+/// Runs `ops` on a fresh arena, checking the ledger after every step.
+pub fn run(ops: &[Op]) {
+    let mut arena = FrameArena::builder().reserve(64 << 20).build().unwrap();
+    let mut model = Model::default();
+    let mut index = 0;
+    while index < ops.len() {
+        // The frame's steps up to the next scope or reset, on the arena by
+        // `&` (the guards and temporaries borrow it).
+        let mut frame = Level::new();
+        while let Some(Op::Step(step)) = ops.get(index) {
+            frame.step(&arena, &mut model, step);
+            index += 1;
+        }
+        frame.close(&arena, &mut model);
+        match ops.get(index) {
+            Some(Op::Scope(steps)) => scope(&mut arena, &mut model, steps, false),
+            Some(Op::UnwindingScope(steps)) => scope(&mut arena, &mut model, steps, true),
+            Some(Op::Reset) => {
+                arena.reset();
+                model = Model {
+                    current: model.current,
+                    ..Model::default()
+                };
+                model.check(&arena, "a reset");
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+}
+
+/// Runs `steps` in a scope on the arena; with `unwinds`, the scope ends
+/// in a panic (where panics unwind).
+fn scope(arena: &mut FrameArena, model: &mut Model, steps: &[Step], unwinds: bool) {
+    let unwinds = unwinds && cfg!(not(any(fuzzing, panic = "abort")));
+    let at_open = model.clone();
+    let mut run_steps = || {
+        arena.scoped(|temp| {
+            let mut level = Level::new();
+            for step in steps {
+                level.step(temp, model, step);
+            }
+            level.close(temp, model);
+            if unwinds {
+                std::panic::panic_any("out of the scope");
+            }
+        })
+    };
+    if unwinds {
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run_steps));
+        assert!(caught.is_err());
+    } else {
+        run_steps();
+    }
+    // The top and the nets as the scope found them; the peaks keep what
+    // the scope held; a tag leaked in the scope stays current.
+    model.top = at_open.top;
+    model.nets = at_open.nets;
+    model.check(arena, "a scope's end");
+}
