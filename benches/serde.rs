@@ -7,13 +7,23 @@
 //!   the arena reset after each decode;
 //! * `glibc`: into `String`s and `Vec`s with serde's own derive, on glibc's
 //!   malloc, dropped after each decode;
-//! * `mimalloc`: the same on mimalloc;
+//! * `mimalloc`, in its place in a process started with
+//!   `TICKARENA_SERDE_HEAP=mimalloc`: the same on mimalloc (one allocator
+//!   per process: see `support/switchable_alloc.rs`);
+//! * `bump`, in its place with `TICKARENA_SERDE_HEAP=bump`: the same with
+//!   every allocation a bump and every free nothing, the ceiling of any
+//!   allocator under serde's derive;
 //! * `parse_only` (JSON): serde_json walking the packet into
 //!   `serde::de::IgnoredAny`, building nothing: the floor under any decode
 //!   of it, the arena's included.
 //!
 //! Before measuring it prints each way's heap allocations per decode, and
 //! checks the arena's is 0.
+//!
+//! ```sh
+//! cargo bench -p tickarena-benches --bench serde
+//! TICKARENA_SERDE_HEAP=mimalloc cargo bench -p tickarena-benches --bench serde
+//! ```
 
 use std::hint::black_box;
 
@@ -28,7 +38,7 @@ mod snapshot;
 mod switchable_alloc;
 
 use snapshot::{HeapSnapshot, Snapshot};
-use switchable_alloc::{Switchable, allocations, use_mimalloc};
+use switchable_alloc::{Switchable, allocations, bumping, count_allocations, heap_name};
 
 #[global_allocator]
 static GLOBAL: Switchable = Switchable;
@@ -64,9 +74,12 @@ fn heap_json(bytes: &[u8]) -> HeapSnapshot {
 /// Heap allocations of one call of `f` (after one to warm up).
 fn allocations_of(mut f: impl FnMut()) -> u64 {
     f();
+    count_allocations(true);
     let before = allocations();
     f();
-    allocations() - before
+    let counted = allocations() - before;
+    count_allocations(false);
+    counted
 }
 
 /// A format: its name, the packet in it, and its decode into the arena
@@ -107,15 +120,9 @@ fn decode(c: &mut Criterion) {
                 arena.reset();
             })
         });
-        use_mimalloc(false);
-        group.bench_function("glibc", |b| {
-            b.iter(|| drop(black_box(on_heap(black_box(bytes)))))
+        group.bench_function(heap_name(), |b| {
+            bumping(|| b.iter(|| drop(black_box(on_heap(black_box(bytes))))))
         });
-        use_mimalloc(true);
-        group.bench_function("mimalloc", |b| {
-            b.iter(|| drop(black_box(on_heap(black_box(bytes)))))
-        });
-        use_mimalloc(false);
         if format == "json" {
             group.bench_function("parse_only", |b| {
                 b.iter(|| {

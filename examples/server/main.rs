@@ -29,11 +29,11 @@ mod flags;
 mod game;
 mod protocol;
 
-use counting_alloc::{Counting, thread_allocations};
+use counting_alloc::{ThreadCounting, thread_allocations};
 use game::{Codec, InArena, OnHeap, Readable, Reject, Server};
 
 #[global_allocator]
-static COUNTING: Counting = Counting;
+static COUNTING: ThreadCounting = ThreadCounting;
 
 const USAGE: &str = "usage: server [--bots N] [--seconds S] [--garbage P] [--heap | --arena-only]";
 
