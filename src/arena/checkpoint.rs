@@ -73,8 +73,8 @@ impl Drop for RewindTagged<'_> {
 /// its first tag: when it opened, everything was [`Tag::UNTAGGED`]'s
 /// (slot 0), charged here as a turn closed at the scope's start. Not left
 /// as a turn from the base: a guard leaked in the scope leaves another tag
-/// current, which would take the bytes. Apart, to keep [`Rewind`]'s drop
-/// small.
+/// current, which would take the bytes. Out of line, so that the close
+/// inlined into every scope stays small.
 ///
 /// [`Tag::UNTAGGED`]: crate::Tag::UNTAGGED
 #[cold]
@@ -102,10 +102,10 @@ fn rewind_tags(arena: &FrameArena, top: usize, nets: Nets) {
 impl FrameArena {
     /// Runs `f` on this arena and gives back everything `f` allocated in
     /// it when `f` returns or unwinds: a checkpoint of the arena's top,
-    /// restored. The cheapest scope there is (to open, a test of the tag flag
-    /// and a load; to close, two loads, a test and a store), for an owner
-    /// of the arena: it needs the arena by `&mut`, which
-    /// proves nothing allocated in it before is still borrowed.
+    /// restored. The cheapest scope there is (to open, a test of the tag
+    /// flag and a load; to close, two loads, a test and a store), for an
+    /// owner of the arena: it needs the arena by `&mut`, which proves
+    /// nothing allocated in it before is still borrowed.
     ///
     /// What `f` allocates borrows the arena for `'s`, a lifetime of `f`'s
     /// own, so none of it can be returned or stored outside: the compiler
