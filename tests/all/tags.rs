@@ -362,7 +362,7 @@ mod model {
 
         #[test]
         fn every_tags_bytes_and_peak_match_the_model_through_scopes_and_resets(
-            ops in prop::collection::vec(op(), 0..if cfg!(miri) { 24 } else { 120 }),
+            ops in prop::collection::vec(op(), 0..if cfg!(miri) { 12 } else { 120 }),
         ) {
             run(&ops);
         }
