@@ -521,7 +521,7 @@ impl FrameArena {
     /// The top was `top` before it was lowered: the mark of the turn's
     /// high goes up to it (the untagged caller knows it is higher).
     #[inline]
-    pub(crate) fn raise_lowered_from(&self, top: usize) {
+    fn raise_lowered_from(&self, top: usize) {
         if !self.tagged.get() {
             self.lowered_from.set(top);
         } else if top > self.tagged_lowered_from.get() {

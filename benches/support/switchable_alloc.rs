@@ -131,34 +131,34 @@ fn count_one() {
 // blocks are ranges of a static handed out once each (until it wraps, far
 // past any one routine's blocks) and never freed.
 unsafe impl GlobalAlloc for Switchable {
+    // Each path tests the process's allocator first: a glibc or mimalloc
+    // process pays nothing for the bump ceiling's tests.
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count_one();
-        if BUMPING.load(Ordering::Relaxed) {
-            bump(layout)
-        } else if chosen() == MIMALLOC {
+        match chosen() {
             // SAFETY: a non-zero size, as `GlobalAlloc` promises.
-            unsafe { mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8 }
-        } else {
+            MIMALLOC => unsafe { mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8 },
+            BUMP if BUMPING.load(Ordering::Relaxed) => bump(layout),
             // SAFETY: as above.
-            unsafe { System.alloc(layout) }
+            _ => unsafe { System.alloc(layout) },
         }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if in_region(ptr) {
-            // The bump ceiling frees nothing.
-        } else if chosen() == MIMALLOC {
+        match chosen() {
             // SAFETY: mimalloc's own block.
-            unsafe { mi::mi_free(ptr as *mut c_void) }
-        } else {
+            MIMALLOC => unsafe { mi::mi_free(ptr as *mut c_void) },
+            // The bump ceiling frees nothing.
+            BUMP if in_region(ptr) => {}
             // SAFETY: the system's block, made with `layout`.
-            unsafe { System.dealloc(ptr, layout) }
+            _ => unsafe { System.dealloc(ptr, layout) },
         }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count_one();
-        if in_region(ptr) {
+        let chosen = chosen();
+        if chosen == BUMP && in_region(ptr) {
             // SAFETY: `new_size` with the block's alignment is a valid
             // layout (`GlobalAlloc::realloc`'s promise).
             let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
@@ -167,7 +167,7 @@ unsafe impl GlobalAlloc for Switchable {
             // bump never overlaps a live block of the same routine.
             unsafe { std::ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size)) };
             moved
-        } else if chosen() == MIMALLOC {
+        } else if chosen == MIMALLOC {
             // SAFETY: mimalloc's own block, resized with its alignment.
             unsafe {
                 mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8

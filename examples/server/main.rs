@@ -33,7 +33,7 @@ use counting_alloc::{ThreadCounting, thread_allocations};
 use game::{Codec, InArena, OnHeap, Readable, Reject, Server};
 
 #[global_allocator]
-static COUNTING: ThreadCounting = ThreadCounting;
+static COUNTING: ThreadCounting = counting_alloc::Counting;
 
 const USAGE: &str = "usage: server [--bots N] [--seconds S] [--garbage P] [--heap | --arena-only]";
 

@@ -9,9 +9,16 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Counts every allocation and reallocation of the process, then forwards
-/// to the system allocator.
-pub struct Counting;
+/// Counts every allocation and reallocation of the process and of each
+/// thread, then forwards to the system allocator.
+///
+/// [`ThreadCounting`] counts each thread's only (`allocations` stays 0):
+/// for an example that times the heap against the arena, where a locked
+/// add per allocation, on the heap's path alone, would flatter the arena.
+pub struct Counting<const PROCESS_WIDE: bool = true>;
+
+/// [`Counting`] of each thread's allocations only.
+pub type ThreadCounting = Counting<false>;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
@@ -31,20 +38,18 @@ pub fn thread_allocations() -> u64 {
     THIS_THREAD.with(Cell::get)
 }
 
-fn count_one() {
-    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    count_in_thread();
-}
-
-fn count_in_thread() {
+fn count_one<const PROCESS_WIDE: bool>() {
+    if PROCESS_WIDE {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
     THIS_THREAD.with(|count| count.set(count.get() + 1));
 }
 
 // SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
 // counting touches only an atomic and a `const` thread-local.
-unsafe impl GlobalAlloc for Counting {
+unsafe impl<const PROCESS_WIDE: bool> GlobalAlloc for Counting<PROCESS_WIDE> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
+        count_one::<PROCESS_WIDE>();
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -55,34 +60,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-/// [`Counting`] for each thread only ([`thread_allocations`]; `allocations`
-/// stays 0): for an example that times the heap against the arena, where a
-/// locked add per allocation, on the heap's path alone, would flatter the
-/// arena.
-pub struct ThreadCounting;
-
-// SAFETY: as `Counting`'s: forwards to `System`; counting touches only a
-// `const` thread-local.
-unsafe impl GlobalAlloc for ThreadCounting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_in_thread();
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_in_thread();
+        count_one::<PROCESS_WIDE>();
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }

@@ -48,8 +48,9 @@ impl FrameArena {
             if self.tagged.get() {
                 return rewind_first_tags(self, top);
             }
-            // The scope's bytes count in the frame's peak.
-            self.raise_lowered_from(end);
+            // The scope's bytes count in the frame's peak (untagged: the
+            // mark is `lowered_from` itself).
+            self.lowered_from.set(end);
         }
         self.top.set(top);
         crate::asan::poison(self.pointer_at(top).as_ptr(), end - top);
