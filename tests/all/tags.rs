@@ -340,6 +340,8 @@ mod model {
             4 => any::<u16>().prop_map(Step::Alloc),
             4 => any::<u16>().prop_map(Step::Temp),
             3 => Just(Step::FreeNewest),
+            2 => any::<u16>().prop_map(Step::Shrink),
+            2 => any::<u16>().prop_map(Step::Grow),
             3 => any::<u8>().prop_map(Step::Tag),
             2 => Just(Step::Untag),
             1 => Just(Step::Leak),

@@ -1,11 +1,13 @@
-//! Tags, budgets and scopes on one arena against a model of the tag
-//! ledger: each tag's net bytes (the distance the top moved while it was
-//! current, never shown below 0) and its peak (the most it held at once),
-//! the frame's used bytes and peak. A scope on the arena
-//! (`FrameArena::scoped`) puts every net and the top back as it found
+//! Tags, budgets and scopes on one arena against a naive ledger that
+//! knows the owner of every byte: a byte belongs to the tag that was
+//! current when the top moved up over it (an allocation, or a growth in
+//! place, whoever's block grew), and goes back to that tag's figure when
+//! the top moves down over it (a free or a shrink at the top, whichever
+//! tag is current then). Each tag's bytes are what it owns now, its peak
+//! the most it owned at once; they sum to `used()`. A scope on the arena
+//! (`FrameArena::scoped`) puts the top and every byte back as it found
 //! them and keeps the peaks, whether the arena met its first tag before
-//! the scope, inside it or never; a temporary given back at the top is
-//! taken from the tag current then.
+//! the scope, inside it or never.
 
 use tickarena::{FrameArena, Tag, TagGuard};
 
@@ -24,6 +26,13 @@ pub enum Step {
     Temp(u16),
     /// Drops the newest `Temp` (its bytes go back if nothing came after).
     FreeNewest,
+    /// Shrinks the newest `Temp` to this many bytes (0 to 4095, when
+    /// fewer than it has): the tail goes back if nothing came after.
+    Shrink(u16),
+    /// Grows the newest `Temp` to this many bytes (0 to 4095, when more
+    /// than it has): in place at the top, charged to the current tag
+    /// whoever's block it is, or moved to a new block.
+    Grow(u16),
     /// Switches to a tag until [`Step::Untag`].
     Tag(u8),
     /// Drops the newest tag guard: the tag before it is current again.
@@ -53,33 +62,47 @@ pub enum Op {
 /// is `TAGS[i]`; offsets count from the arena's base.
 #[derive(Clone, Default)]
 struct Model {
-    top: usize,
+    /// The owner (slot) of every byte below the top.
+    owners: Vec<u8>,
     peak: usize,
-    nets: [isize; 5],
-    peaks: [isize; 5],
+    held: [usize; 5],
+    peaks: [usize; 5],
     current: usize,
 }
 
 impl Model {
-    /// The top moved by `delta` while the current tag was current.
-    fn moved(&mut self, delta: isize) {
-        self.top = self.top.checked_add_signed(delta).unwrap();
-        self.peak = self.peak.max(self.top);
+    fn top(&self) -> usize {
+        self.owners.len()
+    }
+
+    /// The top moved up by `bytes` while the current tag was current.
+    fn up(&mut self, bytes: usize) {
         let current = self.current;
-        self.nets[current] += delta;
-        self.peaks[current] = self.peaks[current].max(self.nets[current]);
+        self.owners
+            .extend(std::iter::repeat_n(current as u8, bytes));
+        self.held[current] += bytes;
+        self.peaks[current] = self.peaks[current].max(self.held[current]);
+        self.peak = self.peak.max(self.top());
+    }
+
+    /// The top moved down to `to`: each byte goes back to its owner.
+    fn down_to(&mut self, to: usize) {
+        for owner in self.owners.drain(to..) {
+            self.held[usize::from(owner)] -= 1;
+        }
     }
 
     fn check(&self, arena: &FrameArena, after: &str) {
-        assert_eq!(arena.used(), self.top, "used, after {after}");
+        assert_eq!(arena.used(), self.top(), "used, after {after}");
         assert_eq!(arena.peak(), self.peak, "the frame's peak, after {after}");
         let table = arena.tag_bytes();
+        let sum: usize = arena.bytes_by_tag().map(|(_, bytes)| bytes).sum();
+        assert_eq!(sum, arena.used(), "the tags' sum, after {after}");
         let tags = [Tag::UNTAGGED].into_iter().chain(TAGS);
         for (slot, tag) in tags.enumerate() {
-            let shown = |figure: isize| usize::try_from(figure).unwrap_or(0);
             assert_eq!(
                 (table.get(tag), table.peak(tag)),
-                (shown(self.nets[slot]), shown(self.peaks[slot])),
+                (self.held[slot], self.peaks[slot]),
                 "{}'s bytes and peak, after {after}",
                 tag.name()
             );
@@ -107,15 +130,44 @@ impl<'a> Level<'a> {
             Step::Alloc(bytes) => {
                 let len = usize::from(bytes % 4096) + 1;
                 arena.alloc_slice_fill_with(len, |_| 0u8);
-                model.moved(len as isize);
+                model.up(len);
             }
             Step::Temp(bytes) => {
                 let len = usize::from(bytes % 4096);
                 self.temps
-                    .push((Vec::with_capacity_in(len, arena), model.top));
-                model.moved(len as isize);
+                    .push((Vec::with_capacity_in(len, arena), model.top()));
+                model.up(len);
             }
             Step::FreeNewest => self.free_newest(model),
+            Step::Shrink(bytes) => {
+                let len = usize::from(bytes % 4096);
+                if let Some((temp, start)) = self.temps.last_mut() {
+                    let old = temp.capacity();
+                    if len < old {
+                        temp.shrink_to(len);
+                        assert_eq!(temp.capacity(), len);
+                        if *start + old == model.top() {
+                            model.down_to(*start + len);
+                        }
+                    }
+                }
+            }
+            Step::Grow(bytes) => {
+                let len = usize::from(bytes % 4096);
+                if let Some((temp, start)) = self.temps.last_mut() {
+                    let old = temp.capacity();
+                    if len > old {
+                        temp.reserve_exact(len);
+                        assert_eq!(temp.capacity(), len);
+                        if *start + old == model.top() {
+                            model.up(len - old); // in place
+                        } else {
+                            *start = model.top(); // moved to a new block
+                            model.up(len);
+                        }
+                    }
+                }
+            }
             Step::Tag(which) => {
                 let slot = usize::from(which % 4) + 1;
                 self.guards.push((arena.tag(TAGS[slot - 1]), model.current));
@@ -141,8 +193,8 @@ impl<'a> Level<'a> {
         if let Some((temp, start)) = self.temps.pop() {
             let len = temp.capacity();
             drop(temp);
-            if start + len == model.top {
-                model.moved(-(len as isize));
+            if len != 0 && start + len == model.top() {
+                model.down_to(start);
             }
         }
     }
@@ -214,9 +266,9 @@ fn scope(arena: &mut FrameArena, model: &mut Model, steps: &[Step], unwinds: boo
     } else {
         run_steps();
     }
-    // The top and the nets as the scope found them; the peaks keep what
+    // The top and the bytes as the scope found them; the peaks keep what
     // the scope held; a tag leaked in the scope stays current.
-    model.top = at_open.top;
-    model.nets = at_open.nets;
+    model.owners = at_open.owners;
+    model.held = at_open.held;
     model.check(arena, "a scope's end");
 }
