@@ -513,20 +513,40 @@ impl FrameArena {
         debug_assert_eq!(top, self.top.get(), "expected the current top");
         // Untagged: a new high. Tagged: always (`lowered_from` is 0).
         if top > self.lowered_from.get() {
-            self.raise_lowered_from(top);
+            self.raise_lowered_from(top, new_top);
         }
         self.top.set(new_top);
     }
 
-    /// The top was `top` before it was lowered: the mark of the turn's
-    /// high goes up to it (the untagged caller knows it is higher).
+    /// The top was `top` before it was lowered to `new_top`: the mark of
+    /// the turn's high goes up to it (the untagged caller knows it is
+    /// higher). Tagged, a top lowered below where the tag's turn began
+    /// gives those bytes back to the tags that own them.
     #[inline]
-    fn raise_lowered_from(&self, top: usize) {
+    fn raise_lowered_from(&self, top: usize, new_top: usize) {
         if !self.tagged.get() {
             self.lowered_from.set(top);
-        } else if top > self.tagged_lowered_from.get() {
+            return;
+        }
+        if top > self.tagged_lowered_from.get() {
             self.tagged_lowered_from.set(top);
         }
+        if new_top < self.tags.since() {
+            self.settle_turn(new_top);
+        }
+    }
+
+    /// [`Ledger::settle`] for a top going down to `new_top`: the turn's
+    /// high goes into the frame's peak, and the next high starts there.
+    #[cold]
+    #[inline(never)]
+    fn settle_turn(&self, new_top: usize) {
+        let high = self.turn_high();
+        if high > self.peak_before_turn.get() {
+            self.peak_before_turn.set(high);
+        }
+        self.tags.settle(high, new_top);
+        self.restart_turn_high(new_top);
     }
 
     /// A snapshot of the arena's figures: this frame, all frames, the memory.

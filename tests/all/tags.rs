@@ -57,7 +57,7 @@ fn tags_nest_and_sum_to_used_with_padding_charged_to_who_caused_it() {
 }
 
 #[test]
-fn a_tag_that_frees_the_newest_allocation_of_another_counts_zero() {
+fn a_tag_that_frees_the_newest_allocation_of_another_gives_the_bytes_back_to_it() {
     let arena = FrameArena::new();
     let scratch = {
         let _ai = arena.tag(AI);
@@ -67,8 +67,87 @@ fn a_tag_that_frees_the_newest_allocation_of_another_counts_zero() {
     drop(scratch); // the top goes back below where UI began
     assert_eq!(arena.used(), 0);
     assert_eq!(arena.tag_bytes().get(UI), 0);
-    assert_eq!(arena.tag_bytes().get(AI), 64);
+    assert_eq!(arena.tag_bytes().get(AI), 0);
+    assert_eq!(arena.tag_bytes().peak(AI), 64);
     drop(ui);
+    assert_eq!(sum(&arena), arena.used());
+}
+
+#[test]
+fn the_tag_doc_examples_pattern_sums_to_used_after_the_vec_drops() {
+    // `FrameArena::tag`'s example: a Vec built under a tag, returned out
+    // of its guard's block and dropped after it.
+    let arena = FrameArena::new();
+    let paths = {
+        let _paths = arena.tag(PATHS);
+        let mut path = Vec::new_in(&arena);
+        path.extend([(0u32, 0u32), (1, 0), (1, 1)]);
+        path
+    };
+    drop(paths);
+    assert_eq!((sum(&arena), arena.used()), (0, 0));
+    // The review's second case: 1000 bytes freed under another tag, then
+    // one allocated.
+    let scratch = {
+        let _ai = arena.tag(AI);
+        Vec::<u8, _>::with_capacity_in(1000, &arena)
+    };
+    let _ui = arena.tag(UI);
+    drop(scratch);
+    arena.alloc(0u8);
+    assert_eq!((sum(&arena), arena.used()), (1, 1));
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.get(AI), bytes.get(UI), bytes.peak(AI)), (0, 1, 1000));
+}
+
+#[test]
+fn a_tag_that_frees_another_tags_block_then_allocates_has_its_real_peak() {
+    const LEVEL: Tag = Tag::new("level");
+    let mut arena = FrameArena::builder()
+        .budget(LEVEL, 100 << 10)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
+    {
+        let old = {
+            let _ai = arena.tag(AI);
+            Vec::<u8, _>::with_capacity_in(100 << 10, &arena)
+        };
+        let _level = arena.tag(LEVEL);
+        drop(old);
+        let level = Vec::<u8, _>::with_capacity_in(150 << 10, &arena);
+        let bytes = arena.tag_bytes();
+        assert_eq!(
+            (bytes.get(LEVEL), bytes.peak(LEVEL)),
+            (150 << 10, 150 << 10)
+        );
+        assert_eq!(sum(&arena), arena.used());
+        drop(level);
+    }
+    arena.reset();
+    assert_eq!(arena.stats().over_budget, 1, "the breach is counted");
+}
+
+#[test]
+fn frees_past_the_runs_the_ledger_keeps_still_sum_to_used() {
+    // More runs of one owner than the ledger keeps, each freed at the top
+    // in turn under a tag of its own: past the runs kept, the bytes go
+    // back from the tags that hold bytes there, and the sum holds.
+    let arena = FrameArena::new();
+    let mut temps = Vec::new();
+    for i in 0..100 {
+        let _tag = arena.tag(if i % 2 == 0 { AI } else { PATHS });
+        temps.push(Vec::<u8, _>::with_capacity_in(10, &arena));
+    }
+    let _ui = arena.tag(UI);
+    while let Some(temp) = temps.pop() {
+        drop(temp);
+        assert_eq!(sum(&arena), arena.used());
+    }
+    assert_eq!(arena.used(), 0);
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.get(AI), bytes.get(PATHS), bytes.get(UI)), (0, 0, 0));
+    assert_eq!((bytes.peak(AI), bytes.peak(PATHS)), (500, 500));
 }
 
 #[test]
