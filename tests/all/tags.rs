@@ -449,3 +449,152 @@ mod model {
         }
     }
 }
+
+/// Runs `f`, which must panic, and gives its message.
+#[cfg(not(panic = "abort"))]
+fn panic_message(f: impl FnOnce()) -> String {
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err();
+    payload.downcast_ref::<String>().unwrap().clone()
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "the policy panics")]
+fn the_panic_policy_counts_and_names_every_breach_of_the_frame() {
+    let mut arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget(UI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    for tag in [AI, UI] {
+        let _tag = arena.tag(tag);
+        arena.alloc([0u8; 100]);
+    }
+    let message = panic_message(|| arena.reset());
+    assert!(
+        message.contains("tag \"ai\"") && message.contains("tag \"ui\""),
+        "{message}"
+    );
+    assert_eq!(arena.stats().over_budget, 2);
+    assert_eq!(arena.used(), 0);
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_thread_sets_budget_is_on_the_frames_sum_and_its_panic_leaves_every_arena_reset() {
+    const JOBS: Tag = Tag::new("jobs");
+    let builder = FrameArena::builder()
+        .name("workers")
+        .budget(JOBS, 200)
+        .budget_policy(BudgetPolicy::Panic);
+    let mut arenas = ThreadArenas::with_builder(builder);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let arena = arenas.local();
+                let _jobs = arena.tag(JOBS);
+                arena.alloc([0u8; 150]); // under the budget on each thread
+            });
+        }
+    });
+    assert_eq!(arenas.len(), 2);
+    let message = panic_message(|| arenas.reset());
+    assert_eq!(
+        message,
+        "tickarena: arena \"workers\", frame 0: tag \"jobs\" held 300 bytes at once, over its budget of 200"
+    );
+    assert_eq!(arenas.used(), 0, "every thread's arena is reset");
+    assert_eq!(arenas.stats().over_budget, 1);
+    let last = arenas.last_frame_tag_bytes();
+    assert!(last.over_budget().eq([(JOBS, 300, 200)]));
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_thread_sets_table_shows_no_breach_its_policy_did_not_count() {
+    const JOBS: Tag = Tag::new("jobs");
+    let builder = FrameArena::builder()
+        .budget(JOBS, 200)
+        .budget_policy(BudgetPolicy::Count);
+    let mut arenas = ThreadArenas::with_builder(builder);
+    for frame in 0..4u64 {
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    let arena = arenas.local();
+                    let _jobs = arena.tag(JOBS);
+                    arena.alloc_slice_fill_with(if frame % 2 == 0 { 90 } else { 150 }, |_| 0u8);
+                });
+            }
+        });
+        arenas.reset();
+        let over = arenas.last_frame_tag_bytes().over_budget().count() as u64;
+        assert_eq!(over, frame % 2, "frame {frame}");
+    }
+    assert_eq!(arenas.stats().over_budget, 2);
+}
+
+/// A game whose every tick holds `ai` bytes in the main arena (over a
+/// budget of 64 with 100) and 1000 bytes on a worker.
+struct OverBudget {
+    ai: usize,
+}
+
+impl Game for OverBudget {
+    type Event = ();
+    type Scratch<'f> = ();
+
+    fn actions<'f>(&mut self, (): (), frame: &mut Frame<'f, Self>) {
+        {
+            let _ai = frame.arena().tag(AI);
+            frame.arena().alloc_slice_fill_with(self.ai, |_| 0u8);
+        }
+        let threads = frame.threads();
+        std::thread::scope(|scope| {
+            scope.spawn(|| threads.local().alloc([0u8; 1000]));
+        });
+    }
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_frame_loops_breaking_tick_resets_its_workers_and_is_counted_and_recorded() {
+    let arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    let timestep =
+        tickarena::frame_loop::FixedTimestep::new(std::time::Duration::from_millis(10), 1);
+    let mut game = FrameLoop::with_parts(OverBudget { ai: 10 }, arena, timestep, 16);
+    game.tick([()], game.step());
+    game.world_mut().ai = 100;
+    let message = panic_message(|| {
+        game.tick([()], game.step());
+    });
+    assert_eq!(
+        message,
+        "tickarena: frame 1: tag \"ai\" held 100 bytes at once, over its budget of 64"
+    );
+    assert_eq!(game.threads().used(), 0, "the workers were reset");
+    assert_eq!(game.arena().used(), 0);
+    assert_eq!(game.ticks(), 2, "the breaking tick is counted");
+    let breaking = *game.history().latest().unwrap();
+    assert_eq!(breaking.tick, 1, "Breach::frame is the tick");
+    assert!(breaking.tags.over_budget().eq([(AI, 100, 64)]));
+    assert_eq!(game.arena().stats().over_budget, 1);
+    game.world_mut().ai = 10;
+    let next = game.tick([()], game.step());
+    assert_eq!(next.tick, 2);
+    assert_eq!(next.tags.peak(Tag::UNTAGGED), 1000, "no stale worker bytes");
+    assert_eq!(next.tags.over_budget().count(), 0);
+}
