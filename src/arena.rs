@@ -33,7 +33,8 @@ use core::ptr::NonNull;
 use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
-use budget::Budgets;
+pub(crate) use budget::Budgets;
+pub(crate) use budget::FrameBreaches;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
 use retention::{Retention, Window};
@@ -407,6 +408,31 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     fn reset_tagged(&mut self) {
+        self.end_tagged_frame().panic_unless_unwinding();
+    }
+
+    /// [`reset`](Self::reset), handing back the breaches a
+    /// [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) is to panic
+    /// with instead of panicking: for an owner that has more to reset and
+    /// record first (a frame loop).
+    pub(crate) fn reset_deferring_panic(&mut self) -> FrameBreaches {
+        if self.tagged.get() {
+            self.end_tagged_frame()
+        } else {
+            self.reset();
+            FrameBreaches::default()
+        }
+    }
+
+    /// The arena's budgets are checked by its owner, on a sum of several
+    /// arenas (a `ThreadArenas`): its own resets check none.
+    pub(crate) fn leave_budgets_to_owner(&mut self) {
+        self.budgets.left_to_owner = true;
+    }
+
+    /// [`reset_tagged`](Self::reset_tagged) but for the panic: the
+    /// breaches of the frame, for the caller to panic with.
+    fn end_tagged_frame(&mut self) -> FrameBreaches {
         let table = self.tag_bytes();
         let peak = self.peak();
         let frame = self.frames + u64::from(self.retention.frames());
@@ -418,7 +444,7 @@ impl FrameArena {
         if let Some(plots) = &mut self.plots {
             plots.plot_tags(&table);
         }
-        self.budgets.check(self.name, frame, &table, peak);
+        self.budgets.check(self.name, frame, &table, peak)
     }
 
     /// The end of a retention window (`release_after` frames): its figures

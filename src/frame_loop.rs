@@ -45,7 +45,7 @@ mod timestep;
 
 use std::time::Duration;
 
-use crate::arena::FrameArena;
+use crate::arena::{FrameArena, FrameBreaches};
 use crate::threads::ThreadArenas;
 
 use clock::Instant;
@@ -383,9 +383,15 @@ impl<G: Game> FrameLoop<G> {
     /// # Panics
     ///
     /// When the game panics (in `actions`, an action, `update`, `end_frame`
-    /// or `present`), the panic goes on, but the frame's arena is reset on
-    /// the way out: a loop that catches the panic starts its next tick on an
-    /// empty arena. The failed tick is not counted nor recorded.
+    /// or `present`), the panic goes on, but the frame's arena and its
+    /// workers' are reset on the way out: a loop that catches the panic
+    /// starts its next tick on empty arenas. The failed tick is not
+    /// counted nor recorded.
+    ///
+    /// A [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) on the arena
+    /// or the workers panics after the tick: both are reset, the tick is
+    /// recorded (in the history, so in the CSV and the report) and
+    /// counted, then one panic names every breach of the frame.
     ///
     /// # Example
     ///
@@ -487,8 +493,9 @@ impl<G: Game> FrameLoop<G> {
             // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
-        // nothing from the frame is still reachable.
-        drop(arenas);
+        // nothing from the frame is still reachable. A panicking budget
+        // policy waits until the tick is recorded and counted.
+        let breaches = arenas.reset();
         // The workers' tables were summed as their arenas were reset.
         tags.add(&self.threads.last_frame_tag_bytes());
         let record = FrameRecord {
@@ -504,6 +511,7 @@ impl<G: Game> FrameLoop<G> {
         self.tick += 1;
         #[cfg(feature = "tracy")]
         self.tick_plot.plot(record.arena_bytes);
+        breaches.panic_unless_unwinding();
         record
     }
 
@@ -743,9 +751,25 @@ struct ResetOnDrop<'a> {
     threads: &'a mut ThreadArenas,
 }
 
+impl ResetOnDrop<'_> {
+    /// Resets both, the arena's and the workers' breaches handed back for
+    /// a panicking policy to panic with once the tick is recorded.
+    fn reset(self) -> FrameBreaches {
+        let mut this = core::mem::ManuallyDrop::new(self);
+        this.reset_both()
+    }
+
+    fn reset_both(&mut self) -> FrameBreaches {
+        let mut breaches = self.arena.reset_deferring_panic();
+        breaches.append(self.threads.reset_deferring_panic());
+        breaches
+    }
+}
+
 impl Drop for ResetOnDrop<'_> {
+    /// The game panicked: the breaches are counted, not panicked with
+    /// (a second panic would abort).
     fn drop(&mut self) {
-        self.arena.reset();
-        self.threads.reset();
+        self.reset_both();
     }
 }

@@ -226,6 +226,9 @@ struct TagEntry {
     bytes: usize,
     peak: usize,
     budget: Option<usize>,
+    /// Over its budget, as the budget's holder checked it (one arena, a
+    /// `ThreadArenas`' sum): what its policy counted.
+    over: bool,
 }
 
 impl Default for TagBytes {
@@ -314,7 +317,13 @@ impl TagBytes {
     }
 
     /// The tags whose [`peak`](Self::peak) is over their budgets: `(tag,
-    /// peak, budget)`.
+    /// peak, budget)`. Exactly the breaches the budgets' policies counted
+    /// for the frame: an arena's table compares each tag's peak with its
+    /// budget; a [`ThreadArenas`](crate::ThreadArenas)' table the peaks
+    /// summed over its threads (its budget is on the sum); a sum of
+    /// tables from several budget holders made with [`add`](Self::add),
+    /// such as a [`FrameRecord`](crate::frame_loop::FrameRecord)'s, the
+    /// tags any of them found over.
     ///
     /// # Example
     ///
@@ -331,9 +340,18 @@ impl TagBytes {
         self.entries[..usize::from(self.len)]
             .iter()
             .filter_map(|entry| match entry.budget {
-                Some(budget) if entry.peak > budget => Some((entry.tag, entry.peak, budget)),
+                Some(budget) if entry.over => Some((entry.tag, entry.peak, budget)),
                 _ => None,
             })
+    }
+
+    /// Each tag over its budget from now on is the one whose peak, as this
+    /// table has it, is more than its budget: a `ThreadArenas` judges its
+    /// sum so.
+    pub(crate) fn judge(&mut self) {
+        for entry in &mut self.entries[..usize::from(self.len)] {
+            entry.over = entry.budget.is_some_and(|budget| entry.peak > budget);
+        }
     }
 
     /// The sum of every tag's bytes.
@@ -349,9 +367,12 @@ impl TagBytes {
         self.iter().map(|(_, bytes)| bytes).sum()
     }
 
-    /// Adds `other`'s bytes to this table's, tag by tag (a budget is kept
-    /// where either has one). A tag that does not fit goes to the last
-    /// slot's tag.
+    /// Adds `other`'s bytes to this table's, tag by tag: a sum of two
+    /// budget holders' tables (a frame loop's arena and its workers). A
+    /// budget is kept where either has one (`other`'s where only it found
+    /// the tag over), and a tag is [over](Self::over_budget) where either
+    /// found it so: each was checked against its own holder's budget. A
+    /// tag that does not fit goes to the last slot's tag.
     ///
     /// # Example
     ///
@@ -372,7 +393,12 @@ impl TagBytes {
             let mine = &mut self.entries[slot];
             mine.bytes += entry.bytes;
             mine.peak += entry.peak;
-            mine.budget = mine.budget.or(entry.budget);
+            mine.budget = if entry.over && !mine.over {
+                entry.budget
+            } else {
+                mine.budget.or(entry.budget)
+            };
+            mine.over |= entry.over;
         }
     }
 
@@ -658,11 +684,13 @@ impl Ledger {
         };
         for slot in 0..self.len.get() {
             let [bytes, peak] = self.figures_at(slot, top, high);
+            let budget = self.budgets[usize::from(slot)].get();
             table.entries[usize::from(slot)] = TagEntry {
                 tag: self.tag_at(slot),
                 bytes,
                 peak,
-                budget: self.budgets[usize::from(slot)].get(),
+                budget,
+                over: budget.is_some_and(|budget| peak > budget),
             };
         }
         table
