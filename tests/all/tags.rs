@@ -424,7 +424,7 @@ mod model {
             3 => any::<u8>().prop_map(Step::Tag),
             2 => Just(Step::Untag),
             1 => Just(Step::Leak),
-            1 => any::<u8>().prop_map(Step::Budget),
+            1 => (any::<u8>(), any::<u16>()).prop_map(|(tag, bytes)| Step::Budget(tag, bytes)),
         ]
     }
 

@@ -9,7 +9,7 @@
 //! them and keeps the peaks, whether the arena met its first tag before
 //! the scope, inside it or never.
 
-use tickarena::{FrameArena, Tag, TagGuard};
+use tickarena::{BudgetPolicy, FrameArena, Tag, TagGuard};
 
 /// The tags the steps switch to ([`Tag::UNTAGGED`] is the model's slot 0).
 pub const TAGS: [Tag; 4] = [Tag::new("a"), Tag::new("b"), Tag::new("c"), Tag::new("d")];
@@ -39,8 +39,10 @@ pub enum Step {
     Untag,
     /// Forgets the newest tag guard: its tag stays current.
     Leak,
-    /// Sets a tag's budget (never reached): the arena is tagged from then.
-    Budget(u8),
+    /// Sets tag `.0`'s budget to `.1` bytes (0 to 8191): the arena is
+    /// tagged from then. Each frame's end counts the tags whose peak went
+    /// over their budgets.
+    Budget(u8, u16),
 }
 
 /// What the frame does between steps.
@@ -68,6 +70,10 @@ struct Model {
     held: [usize; 5],
     peaks: [usize; 5],
     current: usize,
+    /// Each tag's budget, kept from frame to frame as the arena keeps it.
+    budgets: [Option<usize>; 5],
+    /// The breaches of the frames ended so far.
+    breaches: u64,
 }
 
 impl Model {
@@ -94,6 +100,11 @@ impl Model {
 
     fn check(&self, arena: &FrameArena, after: &str) {
         assert_eq!(arena.used(), self.top(), "used, after {after}");
+        assert_eq!(
+            arena.stats().over_budget,
+            self.breaches,
+            "the breaches counted, after {after}"
+        );
         assert_eq!(arena.peak(), self.peak, "the frame's peak, after {after}");
         let table = arena.tag_bytes();
         let sum: usize = arena.bytes_by_tag().map(|(_, bytes)| bytes).sum();
@@ -184,7 +195,12 @@ impl<'a> Level<'a> {
                     std::mem::forget(guard);
                 }
             }
-            Step::Budget(which) => arena.set_budget(TAGS[usize::from(which % 4)], usize::MAX / 2),
+            Step::Budget(which, bytes) => {
+                let slot = usize::from(which % 4) + 1;
+                let budget = usize::from(bytes % 8192);
+                arena.set_budget(TAGS[slot - 1], budget);
+                model.budgets[slot] = Some(budget);
+            }
         }
         model.check(arena, &format!("{step:?}"));
     }
@@ -214,7 +230,11 @@ impl<'a> Level<'a> {
 
 /// Runs `ops` on a fresh arena, checking the ledger after every step.
 pub fn run(ops: &[Op]) {
-    let mut arena = FrameArena::builder().reserve(64 << 20).build().unwrap();
+    let mut arena = FrameArena::builder()
+        .reserve(64 << 20)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
     let mut model = Model::default();
     let mut index = 0;
     while index < ops.len() {
@@ -231,8 +251,13 @@ pub fn run(ops: &[Op]) {
             Some(Op::UnwindingScope(steps)) => scope(&mut arena, &mut model, steps, true),
             Some(Op::Reset) => {
                 arena.reset();
+                let over = (model.peaks.iter().zip(model.budgets))
+                    .filter(|&(&peak, budget)| budget.is_some_and(|budget| peak > budget))
+                    .count();
                 model = Model {
                     current: model.current,
+                    budgets: model.budgets,
+                    breaches: model.breaches + over as u64,
                     ..Model::default()
                 };
                 model.check(&arena, "a reset");
@@ -267,7 +292,8 @@ fn scope(arena: &mut FrameArena, model: &mut Model, steps: &[Step], unwinds: boo
         run_steps();
     }
     // The top and the bytes as the scope found them; the peaks keep what
-    // the scope held; a tag leaked in the scope stays current.
+    // the scope held; a tag leaked in the scope stays current; budgets set
+    // in the scope stay.
     model.owners = at_open.owners;
     model.held = at_open.held;
     model.check(arena, "a scope's end");
