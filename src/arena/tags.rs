@@ -756,6 +756,9 @@ impl FrameArena {
     /// };
     /// assert_eq!(paths.len(), 3);
     /// assert_eq!(arena.tag_bytes().get(PATHS), arena.used());
+    /// drop(paths); // after its guard: the bytes go back to PATHS all the same
+    /// assert_eq!(arena.tag_bytes().get(PATHS), 0);
+    /// assert_eq!(arena.bytes_by_tag().map(|(_, bytes)| bytes).sum::<usize>(), arena.used());
     /// ```
     #[inline]
     pub fn tag(&self, tag: Tag) -> TagGuard<'_> {

@@ -129,6 +129,30 @@ fn a_tag_that_frees_another_tags_block_then_allocates_has_its_real_peak() {
 }
 
 #[test]
+fn frees_back_through_thirty_runs_give_each_tags_bytes_back_to_it() {
+    // 30 runs of alternating tags (under the 32 the ledger keeps), freed
+    // at the top in turn under a third tag: each free goes to its owner.
+    let arena = FrameArena::new();
+    let mut temps = Vec::new();
+    for i in 0..30 {
+        let (tag, len) = if i % 2 == 0 { (AI, 10) } else { (PATHS, 7) };
+        let _tag = arena.tag(tag);
+        temps.push(Vec::<u8, _>::with_capacity_in(len, &arena));
+    }
+    let _ui = arena.tag(UI);
+    while let Some(temp) = temps.pop() {
+        drop(temp);
+        let ai = temps.iter().filter(|temp| temp.capacity() == 10).count() * 10;
+        let paths = temps.iter().filter(|temp| temp.capacity() == 7).count() * 7;
+        let bytes = arena.tag_bytes();
+        assert_eq!(
+            (bytes.get(AI), bytes.get(PATHS), bytes.get(UI)),
+            (ai, paths, 0)
+        );
+    }
+}
+
+#[test]
 fn frees_past_the_runs_the_ledger_keeps_still_sum_to_used() {
     // More runs of one owner than the ledger keeps, each freed at the top
     // in turn under a tag of its own: past the runs kept, the bytes go

@@ -74,7 +74,17 @@ struct Model {
     budgets: [Option<usize>; 5],
     /// The breaches of the frames ended so far.
     breaches: u64,
+    /// Runs of one owner below the top, and the most this frame had: past
+    /// [`RUNS`], the arena knows only totals below the runs it keeps.
+    runs: usize,
+    most_runs: usize,
 }
+
+/// The runs of one owner the arena's ledger remembers (`guide::budgets`):
+/// a frame that had more may charge a free below them to another tag that
+/// held bytes there, so the model then checks only the sum (the figures
+/// past the runs are tested in `tests/all/tags.rs`).
+const RUNS: usize = 32;
 
 impl Model {
     fn top(&self) -> usize {
@@ -84,6 +94,10 @@ impl Model {
     /// The top moved up by `bytes` while the current tag was current.
     fn up(&mut self, bytes: usize) {
         let current = self.current;
+        if bytes > 0 && self.owners.last() != Some(&(current as u8)) {
+            self.runs += 1;
+            self.most_runs = self.most_runs.max(self.runs);
+        }
         self.owners
             .extend(std::iter::repeat_n(current as u8, bytes));
         self.held[current] += bytes;
@@ -93,6 +107,10 @@ impl Model {
 
     /// The top moved down to `to`: each byte goes back to its owner.
     fn down_to(&mut self, to: usize) {
+        let starts = (to..self.top())
+            .filter(|&i| i == 0 || self.owners[i] != self.owners[i - 1])
+            .count();
+        self.runs -= starts;
         for owner in self.owners.drain(to..) {
             self.held[usize::from(owner)] -= 1;
         }
@@ -100,15 +118,13 @@ impl Model {
 
     fn check(&self, arena: &FrameArena, after: &str) {
         assert_eq!(arena.used(), self.top(), "used, after {after}");
-        assert_eq!(
-            arena.stats().over_budget,
-            self.breaches,
-            "the breaches counted, after {after}"
-        );
         assert_eq!(arena.peak(), self.peak, "the frame's peak, after {after}");
         let table = arena.tag_bytes();
         let sum: usize = arena.bytes_by_tag().map(|(_, bytes)| bytes).sum();
         assert_eq!(sum, arena.used(), "the tags' sum, after {after}");
+        if self.most_runs > RUNS {
+            return;
+        }
         let tags = [Tag::UNTAGGED].into_iter().chain(TAGS);
         for (slot, tag) in tags.enumerate() {
             assert_eq!(
@@ -254,12 +270,22 @@ pub fn run(ops: &[Op]) {
                 let over = (model.peaks.iter().zip(model.budgets))
                     .filter(|&(&peak, budget)| budget.is_some_and(|budget| peak > budget))
                     .count();
+                let breaches = if model.most_runs > RUNS {
+                    arena.stats().over_budget // the peaks may differ (see `RUNS`)
+                } else {
+                    model.breaches + over as u64
+                };
                 model = Model {
                     current: model.current,
                     budgets: model.budgets,
-                    breaches: model.breaches + over as u64,
+                    breaches,
                     ..Model::default()
                 };
+                assert_eq!(
+                    arena.stats().over_budget,
+                    model.breaches,
+                    "the breaches counted"
+                );
                 model.check(&arena, "a reset");
             }
             _ => {}
@@ -296,5 +322,6 @@ fn scope(arena: &mut FrameArena, model: &mut Model, steps: &[Step], unwinds: boo
     // in the scope stay.
     model.owners = at_open.owners;
     model.held = at_open.held;
+    model.runs = at_open.runs;
     model.check(arena, "a scope's end");
 }
