@@ -34,9 +34,11 @@ pub struct FrameRecord {
     /// the peaks of the worker threads' arenas
     /// ([`Frame::threads`](super::Frame::threads)).
     pub arena_bytes: usize,
-    /// The frame's bytes per [`Tag`](crate::Tag), net and at their peak,
-    /// its arena's and its workers' summed, each tag's budget with them:
-    /// taken as the frame ends, before the game's scratch is dropped.
+    /// The frame's bytes per [`Tag`](crate::Tag), held at its end and at
+    /// their peak, its arena's and its workers' summed, each tag's budget
+    /// with them: taken as the frame ends, before the game's scratch is
+    /// dropped. Its [`over_budget`](crate::TagBytes::over_budget) lists
+    /// the tags the arena or the workers counted over their own budgets.
     pub tags: crate::TagBytes,
     /// Wall-clock time the tick took.
     pub tick_time: Duration,

@@ -622,3 +622,43 @@ fn a_frame_loops_breaking_tick_resets_its_workers_and_is_counted_and_recorded() 
     assert_eq!(next.tags.peak(Tag::UNTAGGED), 1000, "no stale worker bytes");
     assert_eq!(next.tags.over_budget().count(), 0);
 }
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_tick_whose_arena_and_workers_both_break_panics_once_naming_both() {
+    let arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    let workers = FrameArena::builder()
+        .name("workers")
+        .budget(Tag::UNTAGGED, 500)
+        .budget_policy(BudgetPolicy::Panic);
+    let timestep =
+        tickarena::frame_loop::FixedTimestep::new(std::time::Duration::from_millis(10), 1);
+    let mut game = FrameLoop::with_parts(OverBudget { ai: 100 }, arena, timestep, 16)
+        .with_threads(ThreadArenas::with_builder(workers));
+    let message = panic_message(|| {
+        game.tick([()], game.step());
+    });
+    assert_eq!(
+        message,
+        "tickarena: frame 0: tag \"ai\" held 100 bytes at once, over its budget of 64\n\
+         tickarena: arena \"workers\", frame 0: tag \"untagged\" held 1000 bytes at once, over its budget of 500"
+    );
+    assert_eq!((game.arena().used(), game.threads().used()), (0, 0));
+    assert_eq!(
+        (
+            game.arena().stats().over_budget,
+            game.threads().stats().over_budget
+        ),
+        (1, 1)
+    );
+    let record = *game.history().latest().unwrap();
+    assert_eq!(record.tags.over_budget().count(), 2);
+    assert_eq!(game.ticks(), 1);
+}
