@@ -342,9 +342,10 @@ mod tests {
             let table = if frame == 5 { &large } else { &small };
             let _ = budgets.check(None, frame, table, 0);
         }
-        // Frame 10 ends the window: its line names the level's breach of
-        // frame 5, the largest since the last line, not the first.
-        let _ = budgets.check(None, 10, &small, 0);
+        // Frame 10, with no breach of its own, ends the window: its line
+        // names the level's breach of frame 5, the largest since the last
+        // line, not the first.
+        let _ = budgets.check(None, 10, &TagBytes::default(), 0);
         let named = budgets.last_logged.unwrap();
         assert_eq!((named.tag, named.frame, named.bytes), (LEVEL, 5, 1 << 16));
         assert_eq!(budgets.lines, 2);

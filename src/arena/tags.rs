@@ -6,10 +6,11 @@
 //! `top - since` to the tag going out and remembers the top; the
 //! allocation path does not know tags exist. A free that takes the top
 //! below where the current tag's turn began gives those bytes back to the
-//! tags that own them (see `Ledger`), off the untagged free path. The figures live in a small
-//! table of [`MAX_TAGS`] slots inside the arena (no heap), which keeps its
-//! tags from frame to frame so that their order is stable (a report's
-//! columns) and a switch finds its slot in a few compares.
+//! tags that own them (see `Ledger`), off the untagged free path. The
+//! figures live in a small table of [`MAX_TAGS`] slots inside the arena (no
+//! heap), which keeps its tags from frame to frame so that their order is
+//! stable (a report's columns) and a switch finds its slot in a few
+//! compares.
 
 use core::cell::Cell;
 use core::fmt;
