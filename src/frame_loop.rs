@@ -51,7 +51,7 @@ use crate::threads::ThreadArenas;
 use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
-pub use report::{SizingReport, TagSummary};
+pub use report::{SizingReport, TagSummary, WorstFrame};
 pub use scratch::FromArena;
 pub use timestep::FixedTimestep;
 
@@ -487,7 +487,11 @@ impl<G: Game> FrameLoop<G> {
             // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
-        // nothing from the frame is still reachable.
+        // nothing from the frame is still reachable. (Its refusals and its
+        // whole-frame breach are read first: the reset clears them.)
+        let refusals = arenas.arena.refusals();
+        let frame_budget = arenas.arena.frame_budget();
+        let over_frame_budget = frame_budget.is_some_and(|budget| arenas.arena.peak() > budget);
         drop(arenas);
         // The workers' tables were summed as their arenas were reset.
         tags.add(&self.threads.last_frame_tag_bytes());
@@ -499,6 +503,9 @@ impl<G: Game> FrameLoop<G> {
             arena_bytes,
             tags,
             tick_time: started.elapsed(),
+            refusals,
+            frame_budget,
+            over_frame_budget,
         };
         self.history.push(record);
         self.tick += 1;

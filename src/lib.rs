@@ -182,8 +182,8 @@ mod vec_in;
 pub mod winit;
 
 pub use arena::{
-    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS, Tag,
-    TagBytes, TagGuard, Zeroable,
+    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS,
+    Refusals, Tag, TagBytes, TagGuard, Zeroable,
 };
 #[cfg(feature = "std")]
 pub use collector::Collector;
