@@ -36,6 +36,8 @@
 //! assert_eq!(game.arena().used(), 0, "the frame is reclaimed");
 //! ```
 
+#[cfg(feature = "chart")]
+mod chart;
 pub(crate) mod clock;
 mod frame;
 mod history;
@@ -48,6 +50,8 @@ use std::time::Duration;
 use crate::arena::FrameArena;
 use crate::threads::ThreadArenas;
 
+#[cfg(feature = "chart")]
+pub use chart::{Scale, TagChart};
 use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};

@@ -742,7 +742,7 @@ fn summarize_whole_frame<'r>(records: impl Iterator<Item = &'r FrameRecord>) -> 
 }
 
 /// A byte count for people: `512 B`, `12.5 KiB`, `3.0 MiB`.
-struct Bytes(usize);
+pub(super) struct Bytes(pub(super) usize);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
