@@ -199,7 +199,7 @@ fn main() {
         world.log_lines, world.log_bytes
     );
     println!(
-        "arena             high water {} B, committed {} B, reserved {} B",
+        "arena             high water {} B (the largest frame), committed {} B (grown in doubling steps: not what frames use), reserved {} B",
         stats.high_water, stats.committed, stats.reserved
     );
     println!(
