@@ -51,7 +51,7 @@ use crate::arena::FrameArena;
 use crate::threads::ThreadArenas;
 
 #[cfg(feature = "chart")]
-pub use chart::{Scale, TagChart};
+pub use chart::{ChartScale, TagChart};
 use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};

@@ -5,7 +5,7 @@
 //!
 //! What a person looking at it needs, and how it is met:
 //! - ordinary frames readable beside bursts a hundred times larger: a
-//!   log axis, chosen by [`Scale::Auto`] when the largest frame is over
+//!   log axis, chosen by [`ChartScale::Auto`] when the largest frame is over
 //!   10× the median;
 //! - a one-frame spike as visible as a long one: frames are grouped into
 //!   columns 3 pixels wide at least, each drawn as its largest frame;
@@ -47,7 +47,7 @@ const LEGEND_WIDTH: u32 = 210;
 /// (4, so that it keeps 3 once its edges are rounded to pixels).
 const MIN_COLUMN_PX: u32 = 4;
 
-/// The largest frame over the median above which [`Scale::Auto`] draws a
+/// The largest frame over the median above which [`ChartScale::Auto`] draws a
 /// log axis.
 const AUTO_LOG_RATIO: usize = 10;
 
@@ -56,13 +56,13 @@ const AUTO_LOG_RATIO: usize = 10;
 /// # Example
 ///
 /// ```
-/// use tickarena::frame_loop::{FrameHistory, Scale};
+/// use tickarena::frame_loop::{FrameHistory, ChartScale};
 /// let history = FrameHistory::with_capacity(8);
-/// let chart = history.chart().scale(Scale::Log);
-/// assert_eq!(chart.scale_used(), Scale::Log);
+/// let chart = history.chart().scale(ChartScale::Log);
+/// assert_eq!(chart.scale_used(), ChartScale::Log);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Scale {
+pub enum ChartScale {
     /// Log when the largest frame is over 10× the median one (bursts),
     /// linear otherwise.
     #[default]
@@ -110,7 +110,7 @@ pub enum Scale {
 ///     game.tick([if tick == 50 { 1 << 20 } else { 1000 }], game.step());
 /// }
 /// let svg = game.history().chart().size(640, 320).title("thinker").to_svg()?;
-/// assert!(svg.starts_with("<svg") && svg.contains(">ai<"));
+/// assert!(svg.starts_with("<svg") && svg.contains(">\nai\n<")); // the legend
 /// assert!(svg.contains("ai budget 4 KiB"));
 /// assert!(!svg.contains("opacity="));
 /// # Ok::<(), std::io::Error>(())
@@ -119,13 +119,13 @@ pub enum Scale {
 pub struct TagChart<'h> {
     history: &'h FrameHistory,
     size: (u32, u32),
-    scale: Scale,
+    scale: ChartScale,
     title: Option<String>,
 }
 
 impl FrameHistory {
     /// A chart of the frames this history holds, 960 × 480 pixels, its
-    /// axis chosen by [`Scale::Auto`] (see [`TagChart`]). Feature `chart`.
+    /// axis chosen by [`ChartScale::Auto`] (see [`TagChart`]). Feature `chart`.
     ///
     /// # Example
     ///
@@ -141,7 +141,7 @@ impl FrameHistory {
         TagChart {
             history: self,
             size: (960, 480),
-            scale: Scale::Auto,
+            scale: ChartScale::Auto,
             title: None,
         }
     }
@@ -165,20 +165,20 @@ impl TagChart<'_> {
         self
     }
 
-    /// The vertical axis (see [`Scale`]).
+    /// The vertical axis (see [`ChartScale`]).
     ///
     /// # Example
     ///
     /// ```
     /// # use tickarena::frame_loop::{FrameHistory, FrameRecord};
-    /// # use tickarena::frame_loop::Scale;
+    /// # use tickarena::frame_loop::ChartScale;
     /// let mut history = FrameHistory::with_capacity(8);
     /// history.push(FrameRecord { arena_bytes: 1000, ..Default::default() });
-    /// let svg = history.chart().scale(Scale::Log).to_svg()?;
+    /// let svg = history.chart().scale(ChartScale::Log).to_svg()?;
     /// assert!(svg.contains("(log scale)"));
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn scale(mut self, scale: Scale) -> Self {
+    pub fn scale(mut self, scale: ChartScale) -> Self {
         self.scale = scale;
         self
     }
@@ -200,32 +200,32 @@ impl TagChart<'_> {
         self
     }
 
-    /// The axis [`Scale::Auto`] comes to for this history (the scale
+    /// The axis [`ChartScale::Auto`] comes to for this history (the scale
     /// itself when not `Auto`).
     ///
     /// # Example
     ///
     /// ```
-    /// use tickarena::frame_loop::{FrameHistory, FrameRecord, Scale};
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord, ChartScale};
     /// let mut history = FrameHistory::with_capacity(100);
     /// for tick in 0..100 {
     ///     let arena_bytes = if tick == 50 { 16 << 20 } else { 100 << 10 };
     ///     history.push(FrameRecord { tick, arena_bytes, ..Default::default() });
     /// }
-    /// assert_eq!(history.chart().scale_used(), Scale::Log);
-    /// assert_eq!(history.chart().scale(Scale::Linear).scale_used(), Scale::Linear);
+    /// assert_eq!(history.chart().scale_used(), ChartScale::Log);
+    /// assert_eq!(history.chart().scale(ChartScale::Linear).scale_used(), ChartScale::Linear);
     /// ```
-    pub fn scale_used(&self) -> Scale {
+    pub fn scale_used(&self) -> ChartScale {
         match self.scale {
-            Scale::Auto => {
+            ChartScale::Auto => {
                 let mut totals: Vec<usize> = self.history.iter().map(stacked_total).collect();
                 totals.sort_unstable();
                 let median = totals.get(totals.len() / 2).copied().unwrap_or(0);
                 let largest = totals.last().copied().unwrap_or(0);
                 if largest > median.max(1).saturating_mul(AUTO_LOG_RATIO) {
-                    Scale::Log
+                    ChartScale::Log
                 } else {
-                    Scale::Linear
+                    ChartScale::Linear
                 }
             }
             scale => scale,
@@ -282,7 +282,7 @@ impl TagChart<'_> {
         let records: Vec<&FrameRecord> = self.history.iter().collect();
         let ticks: Vec<u64> = records.iter().map(|record| record.tick).collect();
         let tags = stacking_order(self.history.tags(), records.last().copied());
-        let log = self.scale_used() == Scale::Log;
+        let log = self.scale_used() == ChartScale::Log;
         let (width, height) = self.size;
 
         let root = SVGBackend::with_string(svg, (width, height)).into_drawing_area();

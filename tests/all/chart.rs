@@ -2,7 +2,7 @@
 //! Checked as text: well formed, every series and label there, no
 //! `opacity` attribute, the budget line flat, a one-frame spike wide.
 
-use tickarena::frame_loop::{FixedTimestep, Frame, FrameHistory, FrameLoop, Game, Scale};
+use tickarena::frame_loop::{ChartScale, FixedTimestep, Frame, FrameHistory, FrameLoop, Game};
 use tickarena::{BudgetPolicy, FrameArena, Tag};
 
 const INPUT: Tag = Tag::new("input");
@@ -110,7 +110,7 @@ fn the_chart_has_every_series_solid_colours_a_flat_budget_and_wide_spikes() {
     let chart = game.history().chart().size(960, 480).title("bursty");
     assert_eq!(
         chart.scale_used(),
-        Scale::Log,
+        ChartScale::Log,
         "a 4 MiB burst over 100 KiB frames"
     );
     let svg = chart.to_svg().unwrap();
@@ -168,7 +168,7 @@ fn a_linear_chart_is_offered_and_an_untagged_history_charts_too() {
     let svg = game
         .history()
         .chart()
-        .scale(Scale::Linear)
+        .scale(ChartScale::Linear)
         .to_svg()
         .unwrap();
     well_formed(&svg);
@@ -183,7 +183,7 @@ fn a_linear_chart_is_offered_and_an_untagged_history_charts_too() {
             ..Default::default()
         });
     }
-    assert_eq!(plain.chart().scale_used(), Scale::Linear);
+    assert_eq!(plain.chart().scale_used(), ChartScale::Linear);
     let svg = plain.chart().to_svg().unwrap();
     well_formed(&svg);
     assert_eq!(svg.matches("<polygon").count(), 1, "one band: the frame");

@@ -90,6 +90,10 @@ fn run(reserve: usize, retain: usize) -> FrameLoop<Bursty> {
 
 #[test]
 #[cfg_attr(miri, ignore = "tens of MiB per burst")]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "reserves 128 MiB of real memory (no virtual memory)"
+)]
 fn one_resize_from_a_too_small_arena_takes_the_game_to_no_refusal() {
     let small = run(512 << 10, 0);
     assert!(
@@ -143,6 +147,10 @@ fn one_resize_from_a_too_small_arena_takes_the_game_to_no_refusal() {
 
 #[test]
 #[cfg_attr(miri, ignore = "tens of MiB per burst")]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "reserves 1 GiB of real memory (no virtual memory)"
+)]
 fn one_resize_from_a_far_too_big_arena_takes_the_game_to_no_refusal() {
     let big = run(1 << 30, 0);
     let report = big.history().report();
@@ -201,4 +209,30 @@ fn the_whole_frame_budget_has_a_row_that_agrees_with_the_policy() {
             .iter()
             .all(|t| t.tag != Tag::WHOLE_FRAME)
     );
+}
+
+#[test]
+fn a_decode_the_arena_refused_is_counted_and_a_bad_packet_is_not() {
+    use serde::de::DeserializeSeed;
+    use tickarena::serde::InArena;
+    let big = "x".repeat(10 << 10);
+    let bytes = postcard::to_allocvec(&(&big, vec![7u32; 3_000])).unwrap();
+    let mut small = FrameArena::builder().reserve(8 << 10).build().unwrap();
+    {
+        let mut input = postcard::Deserializer::from_bytes(&bytes);
+        let decoded: Result<(&str, &[u32]), _> = InArena::new(&small).deserialize(&mut input);
+        assert!(decoded.is_err());
+    }
+    // Whatever error the format made of it, the arena says it refused.
+    let refusals = small.refusals();
+    assert_eq!(refusals.count(), 1, "{refusals:?}");
+    assert_eq!(refusals.bytes(), 10 << 10, "the string's bytes");
+    small.reset();
+    assert!(small.refusals().is_empty(), "the frame's end clears them");
+    // A packet that is junk: an error too, but no refusal.
+    let junk = [0xff_u8; 3];
+    let mut input = postcard::Deserializer::from_bytes(&junk);
+    let decoded: Result<(&str, &[u32]), _> = InArena::new(&small).deserialize(&mut input);
+    assert!(decoded.is_err());
+    assert!(small.refusals().is_empty());
 }
