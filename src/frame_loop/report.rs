@@ -208,9 +208,12 @@ impl FrameHistory {
     }
 
     /// Writes one row per frame it holds, one column per tag (Unreal's LLM
-    /// CSV): `tick,tick_us,arena_bytes,` then the most bytes each tag held
-    /// at once ([`TagBytes::peak`](crate::TagBytes::peak)), the tags in the
-    /// order they were first met. Tags' names are quoted.
+    /// CSV): `tick,tick_us,arena_bytes,` then, when the arena refused
+    /// allocations in any of the frames, `refused,refused_bytes,` (each
+    /// frame's [`refusals`](FrameRecord::refusals): how many, the bytes
+    /// they asked for), then the most bytes each tag held at once
+    /// ([`TagBytes::peak`](crate::TagBytes::peak)), the tags in the order
+    /// they were first met. Tags' names are quoted.
     ///
     /// # Errors
     ///
@@ -229,7 +232,11 @@ impl FrameHistory {
     /// ```
     pub fn write_csv(&self, mut out: impl io::Write) -> io::Result<()> {
         let tags = self.tags();
+        let refused = self.iter().any(|record| !record.refusals.is_empty());
         write!(out, "tick,tick_us,arena_bytes")?;
+        if refused {
+            write!(out, ",refused,refused_bytes")?;
+        }
         for tag in &tags {
             write!(out, ",\"{}\"", tag.name().replace('"', "\"\""))?;
         }
@@ -242,6 +249,10 @@ impl FrameHistory {
                 record.tick_time.as_micros(),
                 record.arena_bytes
             )?;
+            if refused {
+                let refusals = &record.refusals;
+                write!(out, ",{},{}", refusals.count(), refusals.bytes())?;
+            }
             for &tag in &tags {
                 write!(out, ",{}", record.tags.peak(tag))?;
             }

@@ -130,6 +130,26 @@ fn one_resize_from_a_too_small_arena_takes_the_game_to_no_refusal() {
         println!("{text}");
     }
 
+    // The CSV has them per frame too.
+    let mut csv = Vec::new();
+    small.history().write_csv(&mut csv).unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("tick,tick_us,arena_bytes,refused,refused_bytes,")
+    );
+    let burst = lines.find(|line| line.starts_with("150,")).unwrap();
+    let fields: Vec<u64> = burst.split(',').map(|f| f.parse().unwrap()).collect();
+    let record = small.history().iter().find(|r| r.tick == 150).unwrap();
+    assert_eq!(
+        fields[3..5],
+        [record.refusals.count(), record.refusals.bytes() as u64]
+    );
+    assert!(fields[3] > 200, "most of the 240 chunks refused");
+
     let (reserve, retain) = (report.suggested_reserve(), report.suggested_retain());
     let rerun = run(reserve, retain);
     assert_eq!(
