@@ -17,6 +17,7 @@ mod error;
 #[cfg(feature = "std")]
 mod placed;
 mod refusal;
+mod refusals;
 mod retention;
 mod stats;
 mod tags;
@@ -37,6 +38,7 @@ pub(crate) use budget::Budgets;
 pub(crate) use budget::FrameBreaches;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
+use refusals::RefusalCounts;
 use retention::{Retention, Window};
 use tags::Ledger;
 
@@ -45,6 +47,7 @@ pub use builder::FrameArenaBuilder;
 pub use error::ArenaError;
 #[cfg(feature = "std")]
 pub(crate) use placed::Placed;
+pub use refusals::Refusals;
 pub use stats::ArenaStats;
 pub use tags::{MAX_TAGS, Tag, TagBytes, TagGuard};
 pub use uninit::Zeroable;
@@ -133,8 +136,9 @@ pub struct FrameArena {
     /// Whether a reset or a scope has tags to see to: a tag was met, or a
     /// budget set. An untagged arena's reset tests this flag alone.
     tagged: Cell<bool>,
-    /// Whether this arena refused a collection this frame (see `refusal`):
-    /// only then does the reset have a refusal to forget.
+    /// Whether this arena refused an allocation this frame: only then does
+    /// the reset have a refusal to forget (see `refusal`) and counts to
+    /// clear (see `refusals`).
     refused: Cell<bool>,
     /// `lowered_from` of a tagged arena (0 until it is tagged). Published
     /// for `ThreadArenas::peak`.
@@ -157,6 +161,8 @@ pub struct FrameArena {
     /// the arenas of a `ThreadArenas`, which plots their sums).
     #[cfg(feature = "tracy")]
     plots: Option<crate::tracy::ArenaPlots>,
+    /// Allocations refused this frame, per tag slot.
+    refusal_counts: RefusalCounts,
 }
 
 // SAFETY: the arena owns its region exclusively, and every reference into it
@@ -275,6 +281,7 @@ impl FrameArena {
             budgets: Budgets::default(),
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
+            refusal_counts: RefusalCounts::default(),
         }
     }
 
@@ -670,7 +677,8 @@ impl FrameArena {
         let limit = self.base() + self.region.reserved();
         let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout)
             .ok_or(AllocError)
-            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))?;
+            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))
+            .inspect_err(|_| self.count_refusal(layout))?;
         self.top.set(new_top);
         Ok(self.hand_out(start, layout.size()))
     }
@@ -751,6 +759,7 @@ impl FrameArena {
     #[inline(never)]
     fn forget_refusal(&self) {
         self.refused.set(false);
+        self.clear_refusal_counts();
         refusal::forget(Some(self.base()));
     }
 

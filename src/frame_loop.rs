@@ -36,6 +36,8 @@
 //! assert_eq!(game.arena().used(), 0, "the frame is reclaimed");
 //! ```
 
+#[cfg(feature = "chart")]
+mod chart;
 pub(crate) mod clock;
 mod frame;
 mod history;
@@ -48,10 +50,12 @@ use std::time::Duration;
 use crate::arena::{FrameArena, FrameBreaches};
 use crate::threads::ThreadArenas;
 
+#[cfg(feature = "chart")]
+pub use chart::{ChartScale, TagChart};
 use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
-pub use report::{SizingReport, TagSummary};
+pub use report::{SizingReport, TagSummary, WorstFrame};
 pub use scratch::FromArena;
 pub use timestep::FixedTimestep;
 
@@ -493,8 +497,13 @@ impl<G: Game> FrameLoop<G> {
             // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
-        // nothing from the frame is still reachable. A panicking budget
-        // policy waits until the tick is recorded and counted.
+        // nothing from the frame is still reachable. (Its refusals and its
+        // whole-frame breach are read first: the reset clears them.) A
+        // panicking budget policy waits until the tick is recorded and
+        // counted.
+        let refusals = arenas.arena.refusals();
+        let frame_budget = arenas.arena.frame_budget();
+        let over_frame_budget = frame_budget.is_some_and(|budget| arenas.arena.peak() > budget);
         let breaches = arenas.reset();
         // The workers' tables were summed as their arenas were reset.
         tags.add(&self.threads.last_frame_tag_bytes());
@@ -506,6 +515,9 @@ impl<G: Game> FrameLoop<G> {
             arena_bytes,
             tags,
             tick_time: started.elapsed(),
+            refusals,
+            frame_budget,
+            over_frame_budget,
         };
         self.history.push(record);
         self.tick += 1;

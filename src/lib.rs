@@ -100,6 +100,8 @@
 //!   `#[derive(FrameData)]` (frame data with its covariance checked),
 //!   `#[derive(RollbackState)]` (a `Clone` whose `clone_from` reuses every
 //!   field's capacity) and, with `serde`, `#[derive(DeserializeIn)]`.
+//! * `chart`: `FrameHistory::chart`, a history's bytes per frame by tag as
+//!   an SVG chart (plotters' SVG backend alone; implies `std`).
 //! * `hashbrown` (default): [`FrameHashMap`], hashbrown's map in a frame
 //!   arena (std's `HashMap` takes no allocator on stable Rust).
 //! * `allocator-api2`: `&FrameArena` also implements
@@ -182,8 +184,8 @@ mod vec_in;
 pub mod winit;
 
 pub use arena::{
-    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS, Tag,
-    TagBytes, TagGuard, Zeroable,
+    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS,
+    Refusals, Tag, TagBytes, TagGuard, Zeroable,
 };
 #[cfg(feature = "std")]
 pub use collector::Collector;

@@ -42,6 +42,20 @@ pub struct FrameRecord {
     pub tags: crate::TagBytes,
     /// Wall-clock time the tick took.
     pub tick_time: Duration,
+    /// The allocations the loop's arena refused this frame, and the bytes
+    /// they asked for, per tag (the workers' arenas are not counted). A
+    /// frame with refusals has its `arena_bytes` cut at the reservation:
+    /// it asked for at least `arena_bytes + refusals.bytes()`.
+    pub refusals: crate::Refusals,
+    /// The whole-frame budget of the loop's arena
+    /// ([`FrameArena::frame_budget`](crate::FrameArena::frame_budget)) as
+    /// the frame ended.
+    pub frame_budget: Option<usize>,
+    /// Whether the frame breached that budget ([`Tag::WHOLE_FRAME`](crate::Tag::WHOLE_FRAME)),
+    /// as the arena's [`BudgetPolicy`](crate::BudgetPolicy) counts it: the
+    /// loop's arena's own peak over the budget (its workers' arenas, which
+    /// are in `arena_bytes`, have budgets of their own).
+    pub over_frame_budget: bool,
 }
 
 /// The records of the last `capacity` frames, oldest first, and the most

@@ -27,6 +27,8 @@ mod arena_model;
 mod arena_uninit;
 mod arena_windows;
 mod asan_poison;
+#[cfg(feature = "chart")]
+mod chart;
 // Used by the tests that need a child process, none of which runs under Miri.
 #[cfg(not(miri))]
 mod child_process;
@@ -44,6 +46,7 @@ mod segmented_misc;
 mod segmented_model;
 mod segmented_pointers;
 mod serde_arena;
+mod sizing_report;
 mod std_string;
 mod std_vec;
 mod string_format;

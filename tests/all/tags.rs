@@ -356,9 +356,6 @@ fn a_tags_peak_counts_the_temporaries_it_gave_back() {
     assert_eq!(arena.peak(), 1524);
 }
 
-#[path = "../../examples/support/tag_chart.rs"]
-mod tag_chart;
-
 /// A few frames of the `Tagged` game with budgets: the history to write.
 fn recorded_history() -> FrameLoop<Tagged> {
     let mut game = FrameLoop::new(Tagged);
@@ -400,34 +397,6 @@ fn the_csv_has_a_row_per_frame_and_a_column_per_tag_and_parses_back() {
     let report = game.history().report();
     assert_eq!(report.tags()[0].frames_over_budget, 2); // ticks 4 and 5: 12 and 15 bytes
     assert!(report.to_string().contains("retain  64 KiB"));
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "writes a file")]
-#[cfg_attr(target_family = "wasm", ignore = "writes a file")]
-fn the_chart_is_an_svg_with_a_band_per_tag_and_the_budget() {
-    let game = recorded_history();
-    let path = std::env::temp_dir().join(format!("tickarena-chart-{}.svg", std::process::id()));
-    tag_chart::write_svg(game.history(), &path, (640, 320)).unwrap();
-    let svg = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    // Balanced: each `<` opens an element that closes with `/>`, or opens
-    // one (`<name`) or closes one (`</name>`) of a pair.
-    let (brackets, pairs, empty) = (
-        svg.matches('<').count(),
-        svg.matches("</").count(),
-        svg.matches("/>").count(),
-    );
-    assert_eq!(brackets, 2 * pairs + empty);
-    for label in ["ai", "paths", "ui", "ai budget (0 KiB)"] {
-        assert!(
-            svg.contains(&format!(">{label}<")) || svg.contains(&format!(">\n{label}\n<")),
-            "no {label:?} in the legend"
-        );
-    }
-    // A filled band per tag.
-    assert_eq!(svg.matches("<polygon").count(), 3);
 }
 
 mod model {
