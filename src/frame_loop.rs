@@ -501,12 +501,13 @@ impl<G: Game> FrameLoop<G> {
         // whole-frame breach are read first: the reset clears them.) A
         // panicking budget policy waits until the tick is recorded and
         // counted.
-        let refusals = arenas.arena.refusals();
+        let mut refusals = arenas.arena.refusals();
         let frame_budget = arenas.arena.frame_budget();
         let over_frame_budget = frame_budget.is_some_and(|budget| arenas.arena.peak() > budget);
         let breaches = arenas.reset();
         // The workers' tables were summed as their arenas were reset.
         tags.add(&self.threads.last_frame_tag_bytes());
+        refusals.add(&self.threads.last_frame_refusals());
         let record = FrameRecord {
             tick: self.tick,
             events,

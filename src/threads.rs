@@ -33,7 +33,8 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::arena::{
-    ArenaError, ArenaStats, Budgets, FrameArena, FrameArenaBuilder, FrameBreaches, TagBytes,
+    ArenaError, ArenaStats, Budgets, FrameArena, FrameArenaBuilder, FrameBreaches, Refusals,
+    TagBytes,
 };
 use crate::segmented::SegmentedList;
 
@@ -143,6 +144,7 @@ pub struct ThreadArenas {
     frames: u64,
     /// The last finished frame's bytes per tag, summed over the threads.
     last_frame_tags: TagBytes,
+    last_frame_refusals: Refusals,
     /// The set's budgets (its builder's), on the sum over the threads:
     /// its arenas check none of their own.
     budgets: Budgets,
@@ -312,6 +314,7 @@ impl ThreadArenas {
             high_water: 0,
             frames: 0,
             last_frame_tags: TagBytes::default(),
+            last_frame_refusals: Refusals::default(),
         }
     }
 
@@ -539,10 +542,13 @@ impl ThreadArenas {
             .registry
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
+        let mut refusals = Refusals::default();
         for CachePadded(arena) in registry.arenas.iter_mut() {
+            refusals.add(&arena.refusals());
             // Checks no budget (the set does, below): cannot panic.
             arena.reset();
         }
+        self.last_frame_refusals = refusals;
         for claim in &mut registry.claims {
             claim.holder = NO_THREAD;
         }
@@ -621,6 +627,25 @@ impl ThreadArenas {
     /// ```
     pub fn last_frame_tag_bytes(&self) -> TagBytes {
         self.last_frame_tags
+    }
+
+    /// The last finished frame's refused allocations, summed over the
+    /// threads (taken at [`reset`](Self::reset), before the arenas
+    /// forgot them).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, ThreadArenas};
+    ///
+    /// let mut arenas = ThreadArenas::with_builder(FrameArena::builder().reserve(64 << 10));
+    /// assert!(arenas.local().try_alloc([0u8; 100 << 10]).is_err());
+    /// arenas.reset();
+    /// assert_eq!(arenas.last_frame_refusals().count(), 1);
+    /// assert_eq!(arenas.last_frame_refusals().bytes(), 100 << 10);
+    /// ```
+    pub fn last_frame_refusals(&self) -> Refusals {
+        self.last_frame_refusals
     }
 
     /// Ends the frame like [`reset`](Self::reset), by value.

@@ -256,3 +256,35 @@ fn a_decode_the_arena_refused_is_counted_and_a_bad_packet_is_not() {
     assert!(decoded.is_err());
     assert!(small.refusals().is_empty());
 }
+
+/// A game whose workers' arenas refuse what each frame asks of them.
+struct Workers;
+impl Game for Workers {
+    type Event = usize;
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, bytes: usize, frame: &mut Frame<'f, Self>) {
+        let workers = frame.threads();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let arena = workers.local();
+                let _level = arena.tag(LEVEL);
+                assert!(arena.try_alloc_slice_fill_with(bytes, |_| 0u8).is_err());
+            });
+        });
+    }
+}
+
+#[test]
+#[cfg_attr(
+    all(target_family = "wasm", target_os = "unknown"),
+    ignore = "the workers are threads"
+)]
+fn the_workers_refusals_are_in_the_frames_record() {
+    let workers = tickarena::ThreadArenas::with_builder(FrameArena::builder().reserve(64 << 10));
+    let mut game = FrameLoop::new(Workers).with_threads(workers);
+    game.tick([100 << 10], game.step());
+    let record = game.history().latest().unwrap();
+    assert_eq!(record.refusals.count(), 1);
+    assert_eq!(record.refusals.bytes_of(LEVEL), 100 << 10);
+    assert_eq!(game.history().report().refusals().count(), 1);
+}
