@@ -45,6 +45,7 @@ mod segmented_model;
 mod segmented_pointers;
 mod serde_arena;
 mod serde_derive_rules;
+mod serde_oracle;
 mod std_string;
 mod std_vec;
 mod string_format;
