@@ -4,7 +4,7 @@
 //! externally tagged), so one type can derive serde's `Serialize` beside it.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::{Data, DeriveInput, Error, Fields, GenericParam, Ident, Lifetime};
 
 use crate::model::{
@@ -153,12 +153,15 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 
 /// The seed that reads `field`: `InArena` for arena data, the type's own
 /// `Deserialize` otherwise.
+/// Spanned on the field's type, so that a type that is neither is named
+/// there, once, not at the derive.
 fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
     let ty = &field.ty;
+    let span = syn::spanned::Spanned::span(ty);
     if field.in_arena {
-        quote!(__tickarena::serde::InArena::<#ty>::new(#arena))
+        quote_spanned!(span=> __tickarena::serde::InArena::<#ty>::new(#arena))
     } else {
-        quote!(::core::marker::PhantomData::<#ty>)
+        quote_spanned!(span=> ::core::marker::PhantomData::<#ty>)
     }
 }
 
@@ -285,9 +288,13 @@ fn map_form(
         {
             /// Which field a key names: its index, or none (skipped).
             struct __Key(::core::option::Option<usize>);
-            impl<'__de> __serde::Deserialize<'__de> for __Key {
+            // A seed, not a `Deserialize` impl: rustc's "the following
+            // other types implement `Deserialize`" would list it.
+            struct __KeySeed;
+            impl<'__de> __serde::de::DeserializeSeed<'__de> for __KeySeed {
+                type Value = __Key;
                 #[inline]
-                fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Key, __K::Error>
+                fn deserialize<__K>(self, deserializer: __K) -> ::core::result::Result<__Key, __K::Error>
                 where
                     __K: __serde::Deserializer<'__de>,
                 {
@@ -321,7 +328,7 @@ fn map_form(
                 }
             }
             #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-            while let ::core::option::Option::Some(__Key(key)) = __serde::de::MapAccess::next_key::<__Key>(&mut __map)? {
+            while let ::core::option::Option::Some(__Key(key)) = __serde::de::MapAccess::next_key_seed(&mut __map, __KeySeed)? {
                 match key {
                     #(::core::option::Option::Some(#indices) => {
                         if #slots.is_some() {
@@ -461,8 +468,11 @@ fn enum_body(
     quote! {
         /// Which variant a tag names.
         struct __Tag(usize);
-        impl<'__de> __serde::Deserialize<'__de> for __Tag {
-            fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Tag, __K::Error>
+        // A seed, as `__KeySeed` is.
+        struct __TagSeed;
+        impl<'__de> __serde::de::DeserializeSeed<'__de> for __TagSeed {
+            type Value = __Tag;
+            fn deserialize<__K>(self, deserializer: __K) -> ::core::result::Result<__Tag, __K::Error>
             where
                 __K: __serde::Deserializer<'__de>,
             {
@@ -515,7 +525,7 @@ fn enum_body(
             where
                 __E: __serde::de::EnumAccess<'__de>,
             {
-                let (__Tag(__tag), __variant) = __serde::de::EnumAccess::variant::<__Tag>(__data)?;
+                let (__Tag(__tag), __variant) = __serde::de::EnumAccess::variant_seed(__data, __TagSeed)?;
                 match __tag {
                     #(#arms,)*
                     _ => ::core::unreachable!(),

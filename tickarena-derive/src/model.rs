@@ -130,11 +130,11 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
                     .get_ident()
                     .map_or_else(|| "this".to_owned(), ToString::to_string);
                 let accepted = if what == "field" {
-                    "`rename = \"..\"` (or `rename(deserialize = \"..\")`), `default`, `skip`, \
-                     `borrow`, and the serializing side's `serialize_with`, `skip_serializing` and \
+                    "`rename = \"..\"`, `default`, `skip`, `borrow`, and the serializing \
+                     side's `serialize_with`, `skip_serializing` and \
                      `with = \"tickarena::serde::..\"`"
                 } else {
-                    "`rename = \"..\"` (or `rename(deserialize = \"..\")`)"
+                    "`rename = \"..\"`"
                 };
                 return Err(meta.error(format!(
                     "#[derive(DeserializeIn)] does not know `#[serde({name})]` on a {what}: it \
