@@ -258,6 +258,28 @@ pub use tickarena_derive::DeserializeIn;
 /// let hood: &HoodOf<'_> = sealed.get(); // covariant: no closure needed
 /// assert_eq!((hood.cells[0], hood.labels[1]), (&[1, 2][..], "b"));
 /// ```
+///
+/// # Through a re-export
+///
+/// The derives' code reaches tickarena at `::tickarena`. A crate that
+/// reaches it through another crate's re-export names the path with
+/// `#[tickarena(crate = "..")]`, which `FrameData`, `DeserializeIn` and
+/// `RollbackState` all take (serde's `#[serde(crate = "..")]` is the
+/// model). A crate whose `Cargo.toml` depends on tickarena-bevy and not on
+/// tickarena needs nothing: the derives find `tickarena_bevy::tickarena`.
+///
+/// ```
+/// mod engine {
+///     pub use tickarena as arena; // another crate's re-export
+/// }
+/// #[derive(tickarena::FrameData)]
+/// #[tickarena(crate = "engine::arena")]
+/// struct MarksOf<'f>(&'f [u32]);
+///
+/// let sealed = engine::arena::FrameArena::new()
+///     .seal::<MarksOf<'static>>(|arena| MarksOf(arena.alloc_slice_copy(&[4, 2])));
+/// assert_eq!(sealed.get().0, [4, 2]);
+/// ```
 #[cfg(feature = "derive")]
 pub use tickarena_derive::FrameData;
 /// `#[derive(RollbackState)]` (feature `derive`): `Clone` for a rollback

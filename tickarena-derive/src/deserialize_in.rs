@@ -201,8 +201,12 @@ fn fields_visitor(
                 __serde::de::Error::invalid_length(#position, &self)
             ))
         };
+        // Spanned on the field's type, as the seed is (see `seed`).
+        let span = syn::spanned::Spanned::span(&field.ty);
+        let next =
+            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)?);
         read_seq.push(quote! {
-            let #local = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
+            let #local = match #next {
                 ::core::option::Option::Some(value) => value,
                 ::core::option::Option::None => #missing,
             };
@@ -257,7 +261,15 @@ fn map_form(
     let indices64: Vec<u64> = (0..read.len() as u64).collect();
     let slots: Vec<&Ident> = read.iter().map(|(i, _)| &locals[*i]).collect();
     let types: Vec<&syn::Type> = read.iter().map(|(_, f)| &f.ty).collect();
-    let seeds: Vec<TokenStream> = read.iter().map(|(_, f)| seed(f, arena)).collect();
+    // Spanned on the field's type, as the seed is (see `seed`).
+    let reads: Vec<TokenStream> = read
+        .iter()
+        .map(|(_, f)| {
+            let seed = seed(f, arena);
+            let span = syn::spanned::Spanned::span(&f.ty);
+            quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
+        })
+        .collect();
     let finish = fields.iter().zip(locals).map(|(field, local)| {
         let key = &field.key;
         if field.attrs.skip {
@@ -269,13 +281,17 @@ fn map_form(
             // so an `Option` (also inside a `FrameBox`) is `None` and
             // everything else the format's `missing_field` error.
             let seed = seed(field, arena);
+            let span = syn::spanned::Spanned::span(&field.ty);
+            let read = quote_spanned! {span=>
+                __serde::de::DeserializeSeed::deserialize(
+                    #seed,
+                    __tickarena::serde::__private::MissingField::<__M::Error>::new(#key),
+                )?
+            };
             quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => __serde::de::DeserializeSeed::deserialize(
-                        #seed,
-                        __tickarena::serde::__private::MissingField::<__M::Error>::new(#key),
-                    )?,
+                    ::core::option::Option::None => #read,
                 };
             }
         }
@@ -334,9 +350,7 @@ fn map_form(
                         if #slots.is_some() {
                             return ::core::result::Result::Err(__serde::de::Error::duplicate_field(#keys));
                         }
-                        #slots = ::core::option::Option::Some(
-                            __serde::de::MapAccess::next_value_seed(&mut __map, #seeds)?,
-                        );
+                        #slots = ::core::option::Option::Some(#reads);
                     })*
                     _ => {
                         __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;

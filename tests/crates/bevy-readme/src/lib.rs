@@ -50,7 +50,10 @@ mod tests {
         // Every crate the quickstart's code names is one it says to add.
         for name in ["bevy_app", "bevy_ecs", "tickarena_bevy"] {
             if quickstart.contains(&format!("use {name}")) {
-                assert!(told.contains(&name.replace('_', "-")) || told.contains(&name.to_owned()), "the quickstart uses {name} without adding it: {told:?}");
+                assert!(
+                    told.contains(&name.replace('_', "-")) || told.contains(&name.to_owned()),
+                    "the quickstart uses {name} without adding it: {told:?}"
+                );
             }
         }
         // And this crate depends on what the README says, and on the
@@ -62,7 +65,10 @@ mod tests {
             );
         }
         for name in &told {
-            assert!(ours.contains(name), "the README adds {name}; this crate does not");
+            assert!(
+                ours.contains(name),
+                "the README adds {name}; this crate does not"
+            );
         }
     }
 }
