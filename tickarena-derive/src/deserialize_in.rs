@@ -152,9 +152,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 }
 
 /// The seed that reads `field`: `InArena` for arena data, the type's own
-/// `Deserialize` otherwise.
-/// Spanned on the field's type, so that a type that is neither is named
-/// there, once, not at the derive.
+/// `Deserialize` otherwise. Spanned on the field's type, so that rustc
+/// names a type that is neither there, not at the derive.
 fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
     let ty = &field.ty;
     let span = syn::spanned::Spanned::span(ty);

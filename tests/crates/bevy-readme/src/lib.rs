@@ -7,6 +7,13 @@
 
 #![doc = include_str!("../../../../tickarena-bevy/README.md")]
 
+// Used by the doctests only, which cargo's unused-dependency check does
+// not see.
+use bevy_app as _;
+use bevy_diagnostic as _;
+use bevy_ecs as _;
+use tickarena_bevy as _;
+
 #[cfg(test)]
 mod tests {
     /// The `[dependencies]` keys of a manifest's text.
