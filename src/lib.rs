@@ -201,8 +201,13 @@ pub use string::{FromUtf8Error, FromUtf16Error, String};
 pub use threads::ThreadArenas;
 /// `#[derive(DeserializeIn)]` (features `derive` and `serde`): a struct or
 /// an enum deserialized with its nested data in a frame arena, in serde's
-/// own encoding (so it can derive serde's `Serialize` beside it). See
-/// [`serde::DeserializeIn`] and [`guide::serde`].
+/// own encoding (so it can derive serde's `Serialize` beside it), and
+/// read as serde's own derive reads it: a field missing from a map is
+/// `None` if it is an `Option`, its `Default` with `#[serde(default)]`, and
+/// an error otherwise; `r#type` is the key `"type"`. Through a re-export,
+/// `#[tickarena(crate = "..")]` names the path (see
+/// [`FrameData`](derive@FrameData)). See [`serde::DeserializeIn`] and
+/// [`guide::serde`].
 ///
 /// # Example
 ///

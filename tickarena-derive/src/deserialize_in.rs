@@ -96,7 +96,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let container = serde_attrs(&input.attrs, "type", &mut errors);
     let krate = crate_path(input, &mut errors);
     let name = &input.ident;
-    let type_name = container.rename.unwrap_or_else(|| name.to_string());
+    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let arena_lifetime = lifetime
         .clone()
         .unwrap_or_else(|| Lifetime::new("'__arena", Span::call_site()));

@@ -285,3 +285,40 @@ fn depends_on(manifest: &str, name: &str) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::depends_on;
+
+    #[test]
+    fn a_dependency_is_found_in_every_form_cargo_takes() {
+        let forms = [
+            "[dependencies]\ntickarena = \"0.1\"",
+            "[dependencies]\ntickarena = { path = \"..\", features = [\"derive\"] }",
+            "[dependencies]\ntickarena.workspace = true",
+            "[dependencies.tickarena]\nversion = \"0.1\"",
+            "[dev-dependencies]\n\"tickarena\" = \"0.1\"",
+            "[target.'cfg(unix)'.dependencies]\ntickarena = \"0.1\" # comment",
+            "[target.'cfg(unix)'.dependencies.tickarena]\nversion = \"0.1\"",
+            "[package]\nname = \"tickarena\"",
+        ];
+        for manifest in forms {
+            assert!(depends_on(manifest, "tickarena"), "{manifest}");
+        }
+    }
+
+    #[test]
+    fn a_neighbour_or_a_key_elsewhere_is_not_a_dependency() {
+        let others = [
+            "[dependencies]\ntickarena-bevy = \"0.1\"",
+            "[dependencies]\nbevy = { version = \"0.20\" } # tickarena = \"0.1\"",
+            "[features]\ntickarena = []",
+            "[package]\nname = \"tickarena-bevy\"",
+            "[dependencies.tickarena-bevy]\nversion = \"0.1\"",
+        ];
+        for manifest in others {
+            assert!(!depends_on(manifest, "tickarena"), "{manifest}");
+        }
+        assert!(depends_on(others[0], "tickarena-bevy"));
+    }
+}
