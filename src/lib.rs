@@ -275,13 +275,13 @@ pub use tickarena_derive::DeserializeIn;
 ///
 /// ```
 /// mod engine {
-///     pub use tickarena as arena; // another crate's re-export
+///     pub use tickarena::*; // another crate's re-export
 /// }
 /// #[derive(tickarena::FrameData)]
-/// #[tickarena(crate = "engine::arena")]
+/// #[tickarena(crate = "engine")]
 /// struct MarksOf<'f>(&'f [u32]);
 ///
-/// let sealed = engine::arena::FrameArena::new()
+/// let sealed = engine::FrameArena::new()
 ///     .seal::<MarksOf<'static>>(|arena| MarksOf(arena.alloc_slice_copy(&[4, 2])));
 /// assert_eq!(sealed.get().0, [4, 2]);
 /// ```
