@@ -75,6 +75,18 @@ fn a_missing_option_field_is_none_as_with_serdes_derive() {
         )
     );
     assert_eq!((heap.name, heap.count, *heap.boxed), (None, None, None));
+    // A sequence may end before its `#[serde(default)]` fields, not
+    // before an `Option` (serde's rule: only maps leave fields out).
+    let json = "[7, null, 3, null]";
+    let heap: HeapOptional = serde_json::from_str(json).unwrap();
+    let got: Optional<'_> = from_json(&arena, json).unwrap();
+    assert_eq!(
+        (got.count, got.pair, got.level),
+        (heap.count, heap.pair, heap.level)
+    );
+    assert_eq!((heap.count, heap.pair, heap.level), (Some(3), (0, 0), 0));
+    assert!(serde_json::from_str::<HeapOptional>("[7, null, 3]").is_err());
+    assert!(from_json::<Optional<'_>>(&arena, "[7, null, 3]").is_err());
     // In an enum's struct variant too.
     let json = r#"{"Join": {"who": "ann"}}"#;
     let heap: HeapEvent = serde_json::from_str(json).unwrap();

@@ -2,9 +2,9 @@
 //! (`tests/models/serde_decode.rs`): random packets, encoded with postcard
 //! and JSON, then mutated (postcard: bytes flipped, inserted, deleted,
 //! truncated; JSON: keys dropped, reordered, added, duplicated, set to
-//! `null`, values of the wrong type, list elements dropped, the text
-//! truncated), and each document decoded by both derives: the same value
-//! or both an error.
+//! `null`, values of the wrong type, list elements dropped, objects
+//! written as lists, the text truncated), and each document decoded by
+//! both derives: the same value or both an error.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -232,6 +232,11 @@ enum JsonEdit {
         at: usize,
         by: usize,
     },
+    /// An object as the list of its values (serde's sequence form of a
+    /// struct), in its current order.
+    AsList {
+        at: usize,
+    },
     DropElement {
         at: usize,
         index: usize,
@@ -279,6 +284,7 @@ fn json_edit() -> impl Strategy<Value = JsonEdit> {
         2 => (any::<usize>(), prop::sample::select(KEYS), value())
             .prop_map(|(at, key, value)| JsonEdit::Add { at, key, value }),
         2 => (any::<usize>(), any::<usize>()).prop_map(|(at, by)| JsonEdit::Rotate { at, by }),
+        1 => any::<usize>().prop_map(|at| JsonEdit::AsList { at }),
         1 => (any::<usize>(), any::<usize>()).prop_map(|(at, index)| JsonEdit::DropElement { at, index }),
         1 => (any::<usize>(), value()).prop_map(|(at, value)| JsonEdit::AddElement { at, value }),
         1 => any::<usize>().prop_map(JsonEdit::Truncate),
@@ -323,6 +329,14 @@ fn apply_json(doc: &mut Doc, edit: &JsonEdit) {
             {
                 let by = by % entries.len();
                 entries.rotate_left(by);
+            }
+        }
+        JsonEdit::AsList { at } => {
+            if let Some(object @ Doc::Object(_)) = doc.nth(at, true) {
+                let Doc::Object(entries) = std::mem::replace(object, Doc::List(Vec::new())) else {
+                    unreachable!()
+                };
+                *object = Doc::List(entries.into_iter().map(|(_, value)| value).collect());
             }
         }
         JsonEdit::DropElement { at, index } => {
