@@ -38,6 +38,7 @@
 //! ```
 
 mod impls;
+mod missing;
 mod ser;
 
 use core::fmt;
@@ -103,6 +104,15 @@ pub const CAUTIOUS_BYTES: usize = 64 << 10;
 /// let name: &str = decode(&arena, r#""ann""#);
 /// assert_eq!(name, "ann");
 /// ```
+///
+/// A type that is not `DeserializeIn` (a struct of yours inside a list, a
+/// box or an `Option` of a derived type) is named in rustc's error with
+/// what to do: derive `DeserializeIn` for it too.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be deserialized into a frame arena",
+    label = "`{Self}` is not `DeserializeIn<'a>`",
+    note = "derive `DeserializeIn` for it too (`#[derive(tickarena::DeserializeIn)]`, its arena data borrowing one lifetime `'a`), or implement `tickarena::serde::DeserializeIn` by hand"
+)]
 pub trait DeserializeIn<'a>: Sized {
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
     ///
@@ -205,5 +215,6 @@ impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
 /// What the derive's generated code names (not part of the API).
 #[doc(hidden)]
 pub mod __private {
+    pub use super::missing::MissingField;
     pub use ::serde;
 }

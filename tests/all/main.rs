@@ -48,6 +48,8 @@ mod segmented_misc;
 mod segmented_model;
 mod segmented_pointers;
 mod serde_arena;
+mod serde_derive_rules;
+mod serde_oracle;
 mod sizing_report;
 mod std_string;
 mod std_vec;
