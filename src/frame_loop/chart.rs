@@ -238,6 +238,9 @@ impl TagChart<'_> {
     /// drawn as a dashed red line: with frames whose allocations were
     /// refused, it shows how far what they asked is above what the arena
     /// could give. (A history does not know it: the loop's arena does.)
+    /// One more than twice the largest frame (or budget) is named in the
+    /// legend, "off the chart", rather than drawn: a 16 GiB line would
+    /// flatten every frame.
     ///
     /// # Example
     ///
@@ -385,12 +388,18 @@ impl TagChart<'_> {
         } else {
             asks.iter().chain(&stacks).copied().max()
         };
-        let highest = largest
+        let drawn = largest
             .unwrap_or(0)
             .max(frame_budget.unwrap_or(0))
             .max(bottom_budget.unwrap_or(0))
-            .max(self.reservation.unwrap_or(0))
             .max(1);
+        // A reservation far above every frame (the default 16 GiB) would
+        // flatten them all: it is drawn only within twice the rest, and
+        // named "off the chart" otherwise.
+        let reservation_line = self
+            .reservation
+            .filter(|&bytes| bytes <= drawn.saturating_mul(2));
+        let highest = drawn.max(reservation_line.unwrap_or(0));
         let axis = if log {
             // Half the smallest frame peak seen, down to a power of two,
             // is the axis' floor: every frame that has bytes shows.
@@ -516,7 +525,7 @@ impl TagChart<'_> {
         if let Some(budget) = frame_budget {
             dashed(&mut chart, axis.y(budget), records.len(), BLACK)?;
         }
-        if let Some(reservation) = self.reservation {
+        if let Some(reservation) = reservation_line {
             dashed(&mut chart, axis.y(reservation), records.len(), REFUSED)?;
         }
         // The tags' breaches (but the one with a line): a dot on the band's
@@ -642,8 +651,12 @@ impl TagChart<'_> {
             y += 20;
         }
         if let Some(reservation) = self.reservation {
-            legend_dash(&legend_area, y, REFUSED)?;
-            let text = format!("reservation {}", Bytes(reservation));
+            let text = if reservation_line.is_some() {
+                legend_dash(&legend_area, y, REFUSED)?;
+                format!("reservation {}", Bytes(reservation))
+            } else {
+                format!("reservation {} (off the chart)", Bytes(reservation))
+            };
             legend_area.draw(&Text::new(text, (30, y - 7), font.clone()))?;
             y += 20;
         }

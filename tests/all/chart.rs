@@ -342,7 +342,11 @@ fn write_the_charts_to_look_at() {
         ("bursty-log", bursty.history(), ChartScale::Log),
         ("bursty-linear", bursty.history(), ChartScale::Linear),
         ("temporaries-log", temporaries.history(), ChartScale::Log),
-        ("temporaries-linear", temporaries.history(), ChartScale::Linear),
+        (
+            "temporaries-linear",
+            temporaries.history(),
+            ChartScale::Linear,
+        ),
     ] {
         history
             .chart()
@@ -480,4 +484,21 @@ fn a_bursts_label_at_the_left_edge_stays_clear_of_the_axis() {
             "{text:?} from x = {left} ({anchor} at {x})"
         );
     }
+}
+
+#[test]
+fn a_reservation_far_above_every_frame_is_named_not_drawn() {
+    let mut history = FrameHistory::with_capacity(10);
+    for tick in 0..10 {
+        history.push(tickarena::frame_loop::FrameRecord {
+            tick,
+            arena_bytes: 100 << 10,
+            ..Default::default()
+        });
+    }
+    let svg = history.chart().reservation(16 << 30).to_svg().unwrap();
+    assert!(has_text(&svg, "reservation 16 GiB (off the chart)"));
+    assert!(lines_of(&svg, "#C80000").is_empty(), "no line");
+    // The axis goes to the frames, not to 16 GiB.
+    assert!(*axis_labels(&svg).last().unwrap() < 1 << 20);
 }
