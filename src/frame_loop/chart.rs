@@ -123,7 +123,7 @@ pub enum ChartScale {
 /// # Example
 ///
 /// ```
-/// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+/// use tickarena::frame_loop::{ChartScale, Frame, FrameLoop, Game};
 /// use tickarena::Tag;
 ///
 /// const AI: Tag = Tag::new("ai");
@@ -143,8 +143,11 @@ pub enum ChartScale {
 /// }
 /// let svg = game.history().chart().size(640, 320).title("thinker").to_svg()?;
 /// assert!(svg.starts_with("<svg") && svg.contains(">\nai\n<")); // the legend
-/// assert!(svg.contains("ai budget 4 KiB"));
+/// assert!(svg.contains("(log scale)") && svg.contains("frame peak"));
+/// assert!(svg.contains("ai over 4 KiB")); // breaches as dots on a log axis
 /// assert!(!svg.contains("opacity="));
+/// let linear = game.history().chart().scale(ChartScale::Linear).to_svg()?;
+/// assert!(linear.contains("ai budget 4 KiB")); // a flat line on a linear one
 /// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -490,8 +493,11 @@ impl TagChart<'_> {
                 .iter()
                 .any(|record| !record.refusals.is_empty())
         };
-        let boxes = columns.iter().enumerate().filter_map(|(c, column)| {
-            refused_in(column).then(|| {
+        let boxes = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, column)| refused_in(column))
+            .flat_map(|(c, column)| {
                 let corners = [
                     (column.frames.start as f64, axis.y(peaks[c])),
                     (column.frames.end as f64, axis.y(asks[c])),
@@ -500,9 +506,8 @@ impl TagChart<'_> {
                     Rectangle::new(corners, blend(REFUSED, 0.25).filled()),
                     Rectangle::new(corners, REFUSED.stroke_width(1)),
                 ]
-            })
-        });
-        chart.draw_series(boxes.flatten())?;
+            });
+        chart.draw_series(boxes)?;
         // The frame's real peak (what the whole-frame budget is checked
         // on): a dark step line over the bands.
         let peak_tops: Vec<f64> = peaks.iter().map(|&p| axis.y(p)).collect();
@@ -545,10 +550,13 @@ impl TagChart<'_> {
             chart.draw_series(dots)?;
         }
         // Refused allocations: a red dot at the top of what was asked.
-        let refused = columns.iter().enumerate().filter_map(|(c, column)| {
-            refused_in(column)
-                .then(|| Circle::new((column.middle(), axis.y(asks[c])), 4, REFUSED.filled()))
-        });
+        let refused = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, column)| refused_in(column))
+            .map(|(c, column)| {
+                Circle::new((column.middle(), axis.y(asks[c])), 4, REFUSED.filled())
+            });
         chart.draw_series(refused)?;
         // The largest bursts, labelled with what they asked, inside the
         // plot: a label near an edge is aligned to it rather than centred,
