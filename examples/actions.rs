@@ -23,8 +23,8 @@
 //! every frame (per-frame peaks, p50/p99/max per tag, frames over budget,
 //! the `reserve` and `retain` to choose). `--report FILE.csv` writes one
 //! row per frame and one column per tag; `--chart FILE.svg` (with the
-//! `chart` feature) draws the bytes per frame stacked by tag, with the
-//! budget (`FrameHistory::chart`).
+//! `chart` feature) draws the bytes per frame by tag, with each frame's
+//! peak and the budget's breaches (`FrameHistory::chart`).
 
 use std::time::{Duration, Instant};
 

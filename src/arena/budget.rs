@@ -1,4 +1,4 @@
-//! Budgets: what happens when a frame ends with a tag over its budget.
+//! Budgets: what happens when a tag's peak in a frame goes over its budget.
 //! A budget tells; it never refuses an allocation (the reservation does).
 
 use core::fmt;
@@ -86,8 +86,10 @@ pub enum BudgetPolicy {
     /// arena: the largest breach (the most bytes over its budget) since
     /// the last line, with how many there were. A breach with no line for
     /// `every_frames` frames gets one at once; those that come sooner are
-    /// told at the end of the window. The default, every 300 frames (5 s
-    /// at 60 Hz). Without the `std` feature, counted only.
+    /// told at the end of the window, or when the arena (the
+    /// [`ThreadArenas`](crate::ThreadArenas), the frame loop) is dropped
+    /// before it ends: none goes untold at exit. The default, every 300
+    /// frames (5 s at 60 Hz). Without the `std` feature, counted only.
     Log {
         /// Frames between two lines at least.
         every_frames: u32,
@@ -199,7 +201,14 @@ impl Budgets {
         let due = self
             .last_line
             .is_none_or(|line| frame >= line + u64::from(every_frames));
-        let Some(worst) = self.worst_unlogged.filter(|_| due) else {
+        if due {
+            self.log_pending(frame);
+        }
+    }
+
+    /// The line of the breaches not told yet, if there are any, at `frame`.
+    fn log_pending(&mut self, frame: u64) {
+        let Some(worst) = self.worst_unlogged else {
             return;
         };
         log(&worst, self.unlogged - 1);
@@ -211,6 +220,17 @@ impl Budgets {
         self.unlogged = 0;
         self.worst_unlogged = None;
         self.last_line = Some(frame);
+    }
+}
+
+/// The window's breaches not told yet are told when their holder (an
+/// arena, a `ThreadArenas`, and so a frame loop) is dropped: a game that
+/// exits in the middle of a window would otherwise never see them.
+impl Drop for Budgets {
+    fn drop(&mut self) {
+        if let Some(worst) = self.worst_unlogged {
+            self.log_pending(worst.frame);
+        }
     }
 }
 
@@ -274,16 +294,22 @@ impl fmt::Display for FrameBreaches {
     }
 }
 
+/// Writes the line to stderr. An error writing is ignored rather than
+/// raised as `eprintln!` would: the line may be written from a drop while a
+/// panic unwinds, where a second panic aborts the process.
 #[cfg(feature = "std")]
 fn log(breach: &Breach, unlogged: u64) {
-    if unlogged == 0 {
-        std::eprintln!("{breach}");
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    let _ = if unlogged == 0 {
+        writeln!(stderr, "{breach}")
     } else {
-        std::eprintln!(
+        writeln!(
+            stderr,
             "{breach} (the largest of {} breaches since the last line)",
             unlogged + 1
-        );
-    }
+        )
+    };
 }
 
 #[cfg(not(feature = "std"))]

@@ -1,25 +1,41 @@
 //! [`TagChart`]: a [`FrameHistory`] drawn as SVG (feature `chart`, with
-//! plotters' SVG backend only): the most bytes each tag held at once in
-//! each frame, stacked, with its budgets, the frames over them, the frames
-//! whose allocations were refused, and the largest bursts labelled.
+//! plotters' SVG backend only): each frame's bytes by tag, the frame's
+//! peak over them, its budgets, the frames over them, what the frames
+//! whose allocations were refused asked for, and the largest bursts
+//! labelled.
 //!
 //! What a person looking at it needs, and how it is met:
 //! - ordinary frames readable beside bursts a hundred times larger: a
 //!   log axis, chosen by [`ChartScale::Auto`] when the largest frame is over
 //!   10× the median;
+//! - no false breach: tags peak at different times, so their peaks stacked
+//!   can pass the frame's real peak (what the whole-frame budget is
+//!   checked on). The frame's peak is a line of its own over the bands; on
+//!   a log axis the bands share it out in proportion to the tags' peaks
+//!   (bands stacked on a log axis would not keep their proportions: the
+//!   same bytes look taller near the bottom);
 //! - a one-frame spike as visible as a long one: frames are grouped into
 //!   columns 3 pixels wide at least, each drawn as its largest frame;
-//! - budget lines that mean something: the budgeted tags are stacked
-//!   first, so the lowest one's line is flat (a budget drawn over the bands
-//!   below it would zig-zag with them); the others' breaches are marked
-//!   on their bands, and the whole-frame budget is a flat line over all;
-//! - a legend that covers nothing: it has a panel of its own;
+//! - budget lines that mean something: on a linear axis the budgeted tags
+//!   are stacked first, so the lowest one's line is flat (a budget drawn
+//!   over the bands below it would zig-zag with them); the others'
+//!   breaches, and on a log axis every tag's, are dots on their bands; the
+//!   whole-frame budget is a flat line over all;
+//! - a too-small arena's run drawn as what it asked: a refused frame gets
+//!   a box from its peak up to its peak plus the bytes it was refused, a
+//!   red dot on top, and the reservation a line when it is given;
+//! - axis labels in binary steps (64 KiB, 1 MiB), burst labels inside the
+//!   plot, clear of the axis;
+//! - a legend that covers nothing: it has a panel of its own, and says
+//!   what the bands are;
 //! - solid colours only, no `opacity` attribute (ImageMagick 6 renders
 //!   any as opaque, which hides the bands behind).
 
 use std::io;
 use std::path::Path;
 
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -37,8 +53,15 @@ const PALETTE: [RGBColor; 6] = [
     RGBColor(0, 172, 193),
 ];
 
-/// Refused allocations' marker.
+/// Refused allocations' marker, the box of what they asked, the
+/// reservation's line.
 const REFUSED: RGBColor = RGBColor(200, 0, 0);
+
+/// The frame's peak: a line over the bands.
+const PEAK: RGBColor = RGBColor(40, 40, 40);
+
+/// A burst's label is some 150 pixels wide at most.
+const LABEL_PX: usize = 150;
 
 /// The legend's panel, right of the plot.
 const LEGEND_WIDTH: u32 = 210;
@@ -79,19 +102,28 @@ pub enum ChartScale {
 /// [`to_svg`](Self::to_svg) or [`write_svg`](Self::write_svg). Feature
 /// `chart`.
 ///
-/// Each tag is a band of its peak ([`TagBytes::peak`](crate::TagBytes::peak))
-/// per frame, stacked (budgeted tags first), with a legend in a panel of
-/// its own. The lowest budgeted tag's budget is a dashed line; frames in
-/// which another tag went over its budget get a dot on its band; the
-/// whole-frame budget, if any, is a dashed black line; frames whose
-/// allocations the arena refused get a red dot at the top (their bands
-/// stop at the reservation). The largest bursts are labelled with their
-/// size.
+/// Each tag is a band (budgeted tags first), with a legend in a panel of
+/// its own that says what the bands are. On a linear axis a band is the
+/// tag's peak ([`TagBytes::peak`](crate::TagBytes::peak)), stacked: tags
+/// peak at different times, so the stack can pass the frame's peak. On a
+/// log axis the bands share out the frame's peak in proportion to the
+/// tags' peaks. The frame's peak ([`FrameRecord::arena_bytes`], what the
+/// whole-frame budget is checked on) is a dark line over the bands.
+///
+/// On a linear axis the lowest budgeted tag's budget is a dashed line;
+/// frames in which another tag (on a log axis, any tag) went over its
+/// budget get a dot on its band; the whole-frame budget, if any, is a
+/// dashed black line. A frame whose allocations the arena refused gets a
+/// light red box from its peak up to what it asked (its peak plus the
+/// refused bytes) and a red dot on top; the reservation, when given
+/// ([`reservation`](Self::reservation)), is a dashed red line. The largest
+/// bursts (over 4× the median frame, up to 3) are labelled with their size
+/// (what they asked) and tick.
 ///
 /// # Example
 ///
 /// ```
-/// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+/// use tickarena::frame_loop::{ChartScale, Frame, FrameLoop, Game};
 /// use tickarena::Tag;
 ///
 /// const AI: Tag = Tag::new("ai");
@@ -111,8 +143,11 @@ pub enum ChartScale {
 /// }
 /// let svg = game.history().chart().size(640, 320).title("thinker").to_svg()?;
 /// assert!(svg.starts_with("<svg") && svg.contains(">\nai\n<")); // the legend
-/// assert!(svg.contains("ai budget 4 KiB"));
+/// assert!(svg.contains("(log scale)") && svg.contains("frame peak"));
+/// assert!(svg.contains("ai over 4 KiB")); // breaches as dots on a log axis
 /// assert!(!svg.contains("opacity="));
+/// let linear = game.history().chart().scale(ChartScale::Linear).to_svg()?;
+/// assert!(linear.contains("ai budget 4 KiB")); // a flat line on a linear one
 /// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -121,6 +156,7 @@ pub struct TagChart<'h> {
     size: (u32, u32),
     scale: ChartScale,
     title: Option<String>,
+    reservation: Option<usize>,
 }
 
 impl FrameHistory {
@@ -143,6 +179,7 @@ impl FrameHistory {
             size: (960, 480),
             scale: ChartScale::Auto,
             title: None,
+            reservation: None,
         }
     }
 }
@@ -200,6 +237,45 @@ impl TagChart<'_> {
         self
     }
 
+    /// The arena's reservation ([`ArenaStats::reserved`](crate::ArenaStats::reserved)),
+    /// drawn as a dashed red line: with frames whose allocations were
+    /// refused, it shows how far what they asked is above what the arena
+    /// could give. (A history does not know it: the loop's arena does.)
+    /// One more than twice the largest frame (or budget) is named in the
+    /// legend, "off the chart", rather than drawn: a 16 GiB line would
+    /// flatten every frame.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    /// use tickarena::FrameArena;
+    ///
+    /// // A frame cut at a 64 KiB reservation, refused 1 MiB more.
+    /// let arena = FrameArena::builder().reserve(64 << 10).build().unwrap();
+    /// arena.alloc([0u8; 60 << 10]);
+    /// assert!(arena.try_alloc_slice_copy(&[0u8; 1 << 20]).is_err());
+    /// let mut history = FrameHistory::with_capacity(8);
+    /// for tick in 0..8 {
+    ///     let refused = tick == 4;
+    ///     history.push(FrameRecord {
+    ///         tick,
+    ///         arena_bytes: if refused { arena.peak() } else { 10 << 10 },
+    ///         refusals: if refused { arena.refusals() } else { Default::default() },
+    ///         ..Default::default()
+    ///     });
+    /// }
+    /// let reserved = arena.stats().reserved;
+    /// let svg = history.chart().reservation(reserved).to_svg()?;
+    /// assert!(svg.contains("reservation 64 KiB"));
+    /// assert!(svg.contains("1.1 MiB asked (tick 4)")); // 60 KiB held + 1 MiB refused
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn reservation(mut self, bytes: usize) -> Self {
+        self.reservation = Some(bytes);
+        self
+    }
+
     /// The axis [`ChartScale::Auto`] comes to for this history (the scale
     /// itself when not `Auto`).
     ///
@@ -218,7 +294,7 @@ impl TagChart<'_> {
     pub fn scale_used(&self) -> ChartScale {
         match self.scale {
             ChartScale::Auto => {
-                let mut totals: Vec<usize> = self.history.iter().map(stacked_total).collect();
+                let mut totals: Vec<usize> = self.history.iter().map(asked).collect();
                 totals.sort_unstable();
                 let median = totals.get(totals.len() / 2).copied().unwrap_or(0);
                 let largest = totals.last().copied().unwrap_or(0);
@@ -291,7 +367,7 @@ impl TagChart<'_> {
         // The scale is in the title: rotated text (an axis' name) is lost
         // by some renderers, ImageMagick 6's among them.
         let title = format!(
-            "{}arena bytes per frame by tag, each at its peak{}",
+            "{}arena bytes per frame by tag{}",
             self.title
                 .as_ref()
                 .map_or(String::new(), |title| format!("{title}: ")),
@@ -299,60 +375,85 @@ impl TagChart<'_> {
         );
         // Plot width in pixels, less the label area and the margins.
         let plot_px = (width - LEGEND_WIDTH).saturating_sub(72 + 2 * 12).max(1);
-        let columns = columns_of(records.len(), plot_px, |i| stacked_total(records[i]));
-        // tops[k][c]: the top of band k in column c (the bands stack).
-        let tops: Vec<Vec<usize>> = (0..tags.len())
-            .map(|k| {
-                columns
-                    .iter()
-                    .map(|column| {
-                        let record = records[column.shown];
-                        tags[..=k].iter().map(|&tag| record.tags.peak(tag)).sum()
-                    })
-                    .collect()
-            })
-            .collect();
-        let totals: Vec<usize> = columns
-            .iter()
-            .map(|column| stacked_total(records[column.shown]))
-            .collect();
-        let largest = totals.iter().copied().max().unwrap_or(0);
+        let columns = columns_of(records.len(), plot_px, |i| asked(records[i]));
+        let shown: Vec<&FrameRecord> = columns.iter().map(|c| records[c.shown]).collect();
+        // Each column's bands, bottom first: the tags' peaks.
+        let bands: Vec<Vec<usize>> = shown.iter().map(|r| band_bytes(r, &tags)).collect();
+        let stacks: Vec<usize> = bands.iter().map(|b| b.iter().sum()).collect();
+        let peaks: Vec<usize> = shown.iter().map(|r| r.arena_bytes).collect();
+        let asks: Vec<usize> = shown.iter().map(|r| asked(r)).collect();
         let frame_budget = records.last().and_then(|record| record.frame_budget);
         let bottom_budget = tags
             .first()
             .and_then(|&tag| records.last().and_then(|r| r.tags.budget(tag)));
-        let highest = largest
+        let largest = if log {
+            asks.iter().copied().max()
+        } else {
+            asks.iter().chain(&stacks).copied().max()
+        };
+        let drawn = largest
+            .unwrap_or(0)
             .max(frame_budget.unwrap_or(0))
             .max(bottom_budget.unwrap_or(0))
             .max(1);
+        // A reservation far above every frame (the default 16 GiB) would
+        // flatten them all: it is drawn only within twice the rest, and
+        // named "off the chart" otherwise.
+        let reservation_line = self
+            .reservation
+            .filter(|&bytes| bytes <= drawn.saturating_mul(2));
+        let highest = drawn.max(reservation_line.unwrap_or(0));
         let axis = if log {
-            // Half the smallest band top seen, down to a power of two, is
-            // the axis' floor: every band that has bytes shows.
-            let smallest = tops
-                .iter()
-                .flatten()
-                .copied()
-                .filter(|&top| top > 1)
-                .min()
-                .unwrap_or(2);
+            // Half the smallest frame peak seen, down to a power of two,
+            // is the axis' floor: every frame that has bytes shows.
+            let smallest = peaks.iter().copied().filter(|&p| p > 1).min().unwrap_or(2);
             Axis::Log {
                 floor: (1usize << (smallest / 2).ilog2()).max(64),
             }
         } else {
             Axis::Linear
         };
+        let y_bottom = axis.y(0);
         let y_top = match axis {
             Axis::Linear => highest as f64 * 1.12,
             Axis::Log { .. } => axis.y(highest) + 0.8,
         };
-        let y_bottom = axis.y(0);
+        // tops[k][c]: the top of band k in column c, on the axis. Linear:
+        // the tags' peaks stacked, each band its tag's bytes. Log: the
+        // frame's peak, shared among the tags in proportion to their peaks
+        // (stacked on a log axis, a band's height would depend on what is
+        // under it, not on its bytes).
+        let tops: Vec<Vec<f64>> = (0..tags.len())
+            .map(|k| {
+                (0..columns.len())
+                    .map(|c| {
+                        let below: usize = bands[c][..=k].iter().sum();
+                        match axis {
+                            Axis::Linear => axis.y(below),
+                            Axis::Log { .. } if stacks[c] == 0 => y_bottom,
+                            Axis::Log { .. } => {
+                                let share = below as f64 / stacks[c] as f64;
+                                y_bottom + (axis.y(peaks[c]) - y_bottom) * share
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
 
+        let y_keys = axis.key_points(y_bottom, y_top, highest);
         let mut chart = ChartBuilder::on(&plot_area)
             .caption(title, ("sans-serif", 17))
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(72)
-            .build_cartesian_2d(0f64..records.len() as f64, y_bottom..y_top)?;
+            .build_cartesian_2d(
+                0f64..records.len() as f64,
+                KeyedAxis {
+                    inner: (y_bottom..y_top).into(),
+                    keys: y_keys,
+                },
+            )?;
         let tick_of = |x: &f64| {
             let index = (*x as usize).min(ticks.len() - 1);
             ticks[index].to_string()
@@ -361,7 +462,6 @@ impl TagChart<'_> {
         chart
             .configure_mesh()
             .x_desc("tick")
-            .y_labels(8)
             .disable_x_mesh()
             .x_label_formatter(&tick_of)
             .y_label_formatter(&bytes_at)
@@ -373,19 +473,53 @@ impl TagChart<'_> {
         // over its part; steps, one flat top per column.
         for k in (0..tags.len()).rev() {
             let colour = PALETTE[k % PALETTE.len()];
-            let fill = blend(colour, 0.7);
-            let upper: Vec<(f64, f64)> = steps(&columns, &tops[k], axis);
+            let upper: Vec<(f64, f64)> = steps(&columns, &tops[k]);
             let mut outline = upper.clone();
             outline.push((records.len() as f64, y_bottom));
             outline.push((0.0, y_bottom));
-            chart.draw_series(std::iter::once(Polygon::new(outline, fill.filled())))?;
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline,
+                blend(colour, 0.7).filled(),
+            )))?;
             chart.draw_series(std::iter::once(PathElement::new(
                 upper,
                 colour.stroke_width(1),
             )))?;
         }
-        // The lowest budgeted tag's budget: flat, its band starts at 0.
-        if let Some(budget) = bottom_budget {
+        // What refused frames asked beyond their peak: a light red box
+        // from the peak up to the peak plus the refused bytes.
+        let refused_in = |column: &Column| {
+            records[column.frames.clone()]
+                .iter()
+                .any(|record| !record.refusals.is_empty())
+        };
+        let boxes = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, column)| refused_in(column))
+            .flat_map(|(c, column)| {
+                let corners = [
+                    (column.frames.start as f64, axis.y(peaks[c])),
+                    (column.frames.end as f64, axis.y(asks[c])),
+                ];
+                [
+                    Rectangle::new(corners, blend(REFUSED, 0.25).filled()),
+                    Rectangle::new(corners, REFUSED.stroke_width(1)),
+                ]
+            });
+        chart.draw_series(boxes)?;
+        // The frame's real peak (what the whole-frame budget is checked
+        // on): a dark step line over the bands.
+        let peak_tops: Vec<f64> = peaks.iter().map(|&p| axis.y(p)).collect();
+        chart.draw_series(std::iter::once(PathElement::new(
+            steps(&columns, &peak_tops),
+            PEAK.stroke_width(2),
+        )))?;
+        // The lowest budgeted tag's budget, on a linear axis: flat, its
+        // band starts at 0 and is its bytes. (On a log axis a band is a
+        // share of the frame, not at its bytes: breaches are dots.)
+        let budget_line = bottom_budget.filter(|_| !log);
+        if let Some(budget) = budget_line {
             dashed(
                 &mut chart,
                 axis.y(budget),
@@ -396,8 +530,13 @@ impl TagChart<'_> {
         if let Some(budget) = frame_budget {
             dashed(&mut chart, axis.y(budget), records.len(), BLACK)?;
         }
-        // The other tags' breaches: a dot on the band's top.
-        for (k, &tag) in tags.iter().enumerate().skip(1) {
+        if let Some(reservation) = reservation_line {
+            dashed(&mut chart, axis.y(reservation), records.len(), REFUSED)?;
+        }
+        // The tags' breaches (but the one with a line): a dot on the band's
+        // top.
+        let dotted = usize::from(budget_line.is_some());
+        for (k, &tag) in tags.iter().enumerate().skip(dotted) {
             let colour = darken(PALETTE[k % PALETTE.len()]);
             let dots = columns.iter().enumerate().filter_map(|(c, column)| {
                 let over = records[column.frames.clone()].iter().any(|record| {
@@ -406,38 +545,51 @@ impl TagChart<'_> {
                         .budget(tag)
                         .is_some_and(|budget| record.tags.peak(tag) > budget)
                 });
-                over.then(|| Circle::new((column.middle(), axis.y(tops[k][c])), 3, colour.filled()))
+                over.then(|| Circle::new((column.middle(), tops[k][c]), 3, colour.filled()))
             });
             chart.draw_series(dots)?;
         }
-        // Refused allocations: a red dot above the column.
-        let refused = columns.iter().enumerate().filter_map(|(c, column)| {
-            let refused = records[column.frames.clone()]
-                .iter()
-                .any(|record| !record.refusals.is_empty());
-            refused.then(|| Circle::new((column.middle(), axis.y(totals[c])), 4, REFUSED.filled()))
-        });
+        // Refused allocations: a red dot at the top of what was asked.
+        let refused = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, column)| refused_in(column))
+            .map(|(c, column)| {
+                Circle::new((column.middle(), axis.y(asks[c])), 4, REFUSED.filled())
+            });
         chart.draw_series(refused)?;
-        // The largest bursts, labelled.
-        let label_style = TextStyle::from(("sans-serif", 12).into_font())
-            .pos(Pos::new(HPos::Center, VPos::Bottom))
-            .color(&BLACK);
-        // A label is some 110 pixels wide.
+        // The largest bursts, labelled with what they asked, inside the
+        // plot: a label near an edge is aligned to it rather than centred,
+        // clear of the axis' labels.
+        let (area_px, _) = chart.plotting_area().dim_in_pixel();
+        let per_px = records.len() as f64 / f64::from(area_px.max(1));
         let column_px = (plot_px as usize / columns.len()).max(1);
-        let labels = burst_labels(&totals, 110usize.div_ceil(column_px));
+        let labels = burst_labels(&asks, LABEL_PX.div_ceil(column_px));
         let labels = labels.into_iter().map(|c| {
             let column = &columns[c];
-            let record = records[column.shown];
-            let text = format!("{} (tick {})", Bytes(stacked_total(record)), record.tick);
+            let record = shown[c];
+            let text = if record.refusals.is_empty() {
+                format!("{} (tick {})", Bytes(asks[c]), record.tick)
+            } else {
+                format!("{} asked (tick {})", Bytes(asks[c]), record.tick)
+            };
+            // 12-pixel sans-serif: some 6.5 pixels a character at most.
+            let half = text.len() as f64 * 6.5 / 2.0 * per_px;
+            let (x, hpos) = if column.middle() - half < 2.0 * per_px {
+                (2.0 * per_px, HPos::Left)
+            } else if column.middle() + half > records.len() as f64 - 2.0 * per_px {
+                (records.len() as f64 - 2.0 * per_px, HPos::Right)
+            } else {
+                (column.middle(), HPos::Center)
+            };
             let lift = match axis {
                 Axis::Linear => highest as f64 * 0.015,
                 Axis::Log { .. } => 0.12,
             };
-            Text::new(
-                text,
-                (column.middle(), axis.y(totals[c]) + lift),
-                label_style.clone(),
-            )
+            let style = TextStyle::from(("sans-serif", 12).into_font())
+                .pos(Pos::new(hpos, VPos::Bottom))
+                .color(&BLACK);
+            Text::new(text, (x, axis.y(asks[c]) + lift), style)
         });
         chart.draw_series(labels)?;
 
@@ -459,14 +611,21 @@ impl TagChart<'_> {
             y += 20;
         }
         y += 6;
+        legend_area.draw(&PathElement::new([(6, y), (22, y)], PEAK.stroke_width(2)))?;
+        legend_area.draw(&Text::new(
+            "frame peak".to_string(),
+            (30, y - 7),
+            font.clone(),
+        ))?;
+        y += 20;
         let last = records.last().copied();
-        if let (Some(budget), Some(&tag)) = (bottom_budget, tags.first()) {
+        if let (Some(budget), Some(&tag)) = (budget_line, tags.first()) {
             legend_dash(&legend_area, y, darken(PALETTE[0]))?;
             let text = format!("{} budget {}", tag.name(), Bytes(budget));
             legend_area.draw(&Text::new(text, (30, y - 7), font.clone()))?;
             y += 20;
         }
-        for (k, &tag) in tags.iter().enumerate().skip(1) {
+        for (k, &tag) in tags.iter().enumerate().skip(dotted) {
             if let Some(budget) = last.and_then(|record| record.tags.budget(tag)) {
                 let colour = darken(PALETTE[k % PALETTE.len()]);
                 legend_area.draw(&Circle::new((15, y), 3, colour.filled()))?;
@@ -488,6 +647,46 @@ impl TagChart<'_> {
                 (30, y - 7),
                 font.clone(),
             ))?;
+            y += 20;
+            let corners = [(8, y - 6), (22, y + 6)];
+            legend_area.draw(&Rectangle::new(corners, blend(REFUSED, 0.25).filled()))?;
+            legend_area.draw(&Rectangle::new(corners, REFUSED))?;
+            legend_area.draw(&Text::new(
+                "asked, not granted".to_string(),
+                (30, y - 7),
+                font.clone(),
+            ))?;
+            y += 20;
+        }
+        if let Some(reservation) = self.reservation {
+            let text = if reservation_line.is_some() {
+                legend_dash(&legend_area, y, REFUSED)?;
+                format!("reservation {}", Bytes(reservation))
+            } else {
+                format!("reservation {} (off the chart)", Bytes(reservation))
+            };
+            legend_area.draw(&Text::new(text, (30, y - 7), font.clone()))?;
+            y += 20;
+        }
+        // What the bands are, in words.
+        let note = if log {
+            [
+                "Bands: the frame's peak, shared",
+                "among the tags in proportion",
+                "to their peaks.",
+            ]
+        } else {
+            [
+                "Bands: each tag's peak, stacked;",
+                "tags peak at different times,",
+                "so a stack can pass the peak.",
+            ]
+        };
+        let small = ("sans-serif", 12).into_font().color(&RGBColor(80, 80, 80));
+        y += 4;
+        for line in note {
+            legend_area.draw(&Text::new(line.to_string(), (8, y - 7), small.clone()))?;
+            y += 16;
         }
         root.present()?;
         Ok(())
@@ -517,6 +716,66 @@ impl Axis {
             Axis::Linear => y.max(0.0) as usize,
             Axis::Log { .. } => y.exp2().round() as usize,
         }
+    }
+
+    /// Where the axis' labels go, between `bottom` and `top` (axis units),
+    /// `highest` the most bytes drawn: steps of a power of two bytes on a
+    /// linear axis (64 KiB, 256 KiB, 1 MiB, not 97.7 KiB), 4 to 8 of them;
+    /// powers of two on a log axis, at most 8.
+    fn key_points(self, bottom: f64, top: f64, highest: usize) -> Vec<f64> {
+        match self {
+            Axis::Linear => {
+                let step = highest.div_ceil(8).max(1).next_power_of_two();
+                (0..)
+                    .map(|i| (i * step) as f64)
+                    .take_while(|&y| y <= top)
+                    .collect()
+            }
+            Axis::Log { .. } => {
+                let (low, high) = (bottom.ceil() as i64, top.floor() as i64);
+                let every = ((high - low) / 8 + 1).max(1);
+                (low..=high)
+                    .filter(|e| (e - low) % every == 0)
+                    .map(|e| e as f64)
+                    .collect()
+            }
+        }
+    }
+}
+
+/// A vertical axis with its labels where [`Axis::key_points`] puts them
+/// (plotters' own are decimal: 97.7 KiB, 195.3 KiB).
+#[derive(Clone)]
+struct KeyedAxis {
+    inner: RangedCoordf64,
+    keys: Vec<f64>,
+}
+
+impl Ranged for KeyedAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The labelled lines only: no lighter ones between them.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.keys.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
+}
+
+impl ValueFormatter<f64> for KeyedAxis {
+    fn format(value: &f64) -> String {
+        value.to_string()
     }
 }
 
@@ -552,11 +811,21 @@ fn columns_of(frames: usize, plot_px: u32, size: impl Fn(usize) -> usize) -> Vec
         .collect()
 }
 
-/// The stacked total of a frame: the sum of its tags' peaks.
-fn stacked_total(record: &FrameRecord) -> usize {
-    let total: usize = record.tags.peaks().map(|(_, peak)| peak).sum();
-    // An untagged history has no table: its frame's peak is the band.
-    total.max(record.arena_bytes * usize::from(record.tags.peaks().len() == 0))
+/// What a frame asked of the arena: its peak, plus the bytes the arena
+/// refused it (its peak stops at the reservation).
+fn asked(record: &FrameRecord) -> usize {
+    record.arena_bytes.saturating_add(record.refusals.bytes())
+}
+
+/// A frame's bands, bottom first: each tag's peak; an untagged frame's
+/// one band is its peak.
+fn band_bytes(record: &FrameRecord, tags: &[Tag]) -> Vec<usize> {
+    if record.tags.peaks().len() == 0 {
+        let mut bands = vec![0; tags.len()];
+        bands[0] = record.arena_bytes;
+        return bands;
+    }
+    tags.iter().map(|&tag| record.tags.peak(tag)).collect()
 }
 
 /// The tags in stacking order: those with a budget in `last` first.
@@ -570,13 +839,13 @@ fn stacking_order(tags: Vec<Tag>, last: Option<&FrameRecord>) -> Vec<Tag> {
     first
 }
 
-/// The upper edge of a band: a flat step per column.
-fn steps(columns: &[Column], tops: &[usize], axis: Axis) -> Vec<(f64, f64)> {
+/// The upper edge of a band: a flat step per column, at `tops` (axis
+/// units).
+fn steps(columns: &[Column], tops: &[f64]) -> Vec<(f64, f64)> {
     columns
         .iter()
         .zip(tops)
-        .flat_map(|(column, &top)| {
-            let y = axis.y(top);
+        .flat_map(|(column, &y)| {
             [
                 (column.frames.start as f64, y),
                 (column.frames.end as f64, y),
@@ -610,11 +879,7 @@ fn burst_labels(totals: &[usize], min_apart: usize) -> Vec<usize> {
 
 /// A dashed horizontal line at `y` over `frames` frames.
 fn dashed<DB: DrawingBackend>(
-    chart: &mut ChartContext<
-        '_,
-        DB,
-        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
-    >,
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, KeyedAxis>>,
     y: f64,
     frames: usize,
     colour: RGBColor,

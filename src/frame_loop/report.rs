@@ -13,6 +13,11 @@ use crate::{Refusals, Tag};
 /// the history does not have.
 const RETAIN_STEP: usize = 64 << 10;
 
+/// A frame over this many times the median frame is a burst: when more
+/// than 1 % of the frames are, the 99th percentile is one, and the
+/// suggested `retain` goes by the largest ordinary frame instead.
+const BURST_RATIO: usize = 4;
+
 /// The suggested reservation is the smallest power of two at least this
 /// many times the largest frame seen (so 4× to 8× it).
 const RESERVE_HEADROOM: usize = 4;
@@ -30,11 +35,28 @@ const MIN_RESERVE: usize = 1 << 20;
 /// # Example
 ///
 /// ```
-/// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+/// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+/// use tickarena::Tag;
 ///
-/// let history = FrameHistory::with_capacity(4);
-/// let report = history.report();
-/// assert!(report.tags().is_empty());
+/// const AI: Tag = Tag::new("ai");
+/// struct Thinker;
+/// impl Game for Thinker {
+///     type Event = usize;
+///     type Scratch<'f> = ();
+///     fn actions<'f>(&mut self, bytes: usize, frame: &mut Frame<'f, Self>) {
+///         let _ai = frame.arena().tag(AI);
+///         // A scratch buffer, dropped before the frame ends.
+///         drop(Vec::<u8, _>::with_capacity_in(bytes, frame.arena()));
+///     }
+/// }
+/// let mut game = FrameLoop::new(Thinker);
+/// game.arena().set_budget(AI, 150);
+/// for bytes in [100, 200] {
+///     game.tick([bytes], game.step());
+/// }
+/// let ai = game.history().report().tags()[0];
+/// // The second frame ended with nothing held, but its peak was over.
+/// assert_eq!((ai.tag, ai.max, ai.budget, ai.frames_over_budget), (AI, 200, Some(150), 1));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TagSummary {
@@ -48,8 +70,9 @@ pub struct TagSummary {
     pub max: usize,
     /// The tag's budget, as the latest frame had it.
     pub budget: Option<usize>,
-    /// Frames that ended with the tag over the budget it had then (what
-    /// the tag held, as the arena's budget policy counted them).
+    /// Frames in which the tag's peak, the most it held at once at any
+    /// time in the frame (not what it held at the frame's end), went over
+    /// the budget it had then, as the arena's budget policy counted them.
     pub frames_over_budget: usize,
     /// Allocations refused while the tag was current, over the history.
     pub refused: u64,
@@ -518,16 +541,48 @@ impl SizingReport {
     /// [`release_after`](crate::FrameArenaBuilder::release_after) frames)
     /// and goes back once they stop.
     ///
+    /// **When more than 1 % of the frames are bursts** (over 4× the median
+    /// frame), the 99th percentile is a burst, and `retain` would keep a
+    /// burst's pages for good, long after the bursts stop. Then it is the
+    /// largest ordinary frame (at most 4× the median), rounded up to 64
+    /// KiB: the bursts' pages stay while they recur anyway, and go back
+    /// once they stop. The report says which it chose.
+    ///
     /// # Example
     ///
     /// ```
-    /// let history = tickarena::frame_loop::FrameHistory::with_capacity(8);
-    /// assert_eq!(history.report().suggested_retain(), 64 << 10);
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    ///
+    /// assert_eq!(FrameHistory::with_capacity(8).report().suggested_retain(), 64 << 10);
+    /// // A 12 MiB level load every 60 frames over frames of 200 KiB.
+    /// let mut history = FrameHistory::with_capacity(600);
+    /// for tick in 0..600 {
+    ///     let arena_bytes = if tick % 60 == 30 { 12 << 20 } else { 200 << 10 };
+    ///     history.push(FrameRecord { tick, arena_bytes, ..Default::default() });
+    /// }
+    /// let report = history.report();
+    /// assert_eq!(report.frame_p99(), 12 << 20); // 10 loads in 600 frames
+    /// assert_eq!(report.suggested_retain(), 256 << 10); // 200 KiB, rounded up
+    /// assert!(report.to_string().contains("the largest ordinary frame (200 KiB)"));
     /// ```
     pub fn suggested_retain(&self) -> usize {
-        percentiles(&self.peaks)[1]
+        self.retain_basis()
+            .bytes()
             .max(1)
             .next_multiple_of(RETAIN_STEP)
+    }
+
+    /// What `retain` is sized on: the p99 frame, or the largest ordinary
+    /// frame when the p99 frame is a burst.
+    fn retain_basis(&self) -> RetainBasis {
+        let [p50, p99, _] = percentiles(&self.peaks);
+        let ordinary = p50.saturating_mul(BURST_RATIO);
+        if p99 <= ordinary {
+            return RetainBasis::P99(p99);
+        }
+        let bursts = self.over(ordinary);
+        let largest = self.peaks[self.peaks.len() - bursts - 1];
+        RetainBasis::Ordinary { largest, bursts }
     }
 
     /// The [`reserve`](crate::FrameArenaBuilder::reserve) to choose: the
@@ -644,14 +699,28 @@ impl fmt::Display for SizingReport {
             }
         }
         let over_retain = self.over(self.suggested_retain());
-        writeln!(
-            f,
-            "retain  {}: the p99 frame peak ({}) rounded up to 64 KiB; those frames run on \
-             pages kept between frames, the {over_retain} larger ones commit more while such \
-             frames recur",
-            Bytes(self.suggested_retain()),
-            Bytes(p99)
-        )?;
+        match self.retain_basis() {
+            RetainBasis::P99(_) => writeln!(
+                f,
+                "retain  {}: the p99 frame peak ({}) rounded up to 64 KiB; those frames run on \
+                 pages kept between frames, the {over_retain} larger ones commit more while \
+                 such frames recur",
+                Bytes(self.suggested_retain()),
+                Bytes(p99)
+            )?,
+            RetainBasis::Ordinary { largest, bursts } => writeln!(
+                f,
+                "retain  {}: the largest ordinary frame ({}) rounded up to 64 KiB; {bursts} \
+                 frames ({:.1} %) are bursts over 4x the median frame, so the p99 frame peak \
+                 ({}) is a burst, whose pages a retain would keep for good; ordinary frames \
+                 run on pages kept between frames, bursts commit more, which stays while \
+                 they recur and goes back once they stop",
+                Bytes(self.suggested_retain()),
+                Bytes(largest),
+                bursts as f64 * 100.0 / self.frames.max(1) as f64,
+                Bytes(p99)
+            )?,
+        }
         let largest = self.largest();
         write!(
             f,
@@ -668,6 +737,24 @@ impl SizingReport {
     /// Frames whose peak is above `bytes`.
     fn over(&self, bytes: usize) -> usize {
         self.peaks.len() - self.peaks.partition_point(|&peak| peak <= bytes)
+    }
+}
+
+/// What the suggested `retain` is sized on.
+#[derive(Clone, Copy, Debug)]
+enum RetainBasis {
+    /// The 99th percentile frame.
+    P99(usize),
+    /// The largest frame of at most 4× the median, with the frames over
+    /// it (bursts, more than 1 % of the frames).
+    Ordinary { largest: usize, bursts: usize },
+}
+
+impl RetainBasis {
+    fn bytes(self) -> usize {
+        match self {
+            RetainBasis::P99(bytes) | RetainBasis::Ordinary { largest: bytes, .. } => bytes,
+        }
     }
 }
 

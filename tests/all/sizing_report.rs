@@ -288,3 +288,68 @@ fn the_workers_refusals_are_in_the_frames_record() {
     assert_eq!(record.refusals.bytes_of(LEVEL), 100 << 10);
     assert_eq!(game.history().report().refusals().count(), 1);
 }
+
+/// The newcomer's game: ordinary frames of 150 to 216 KiB, and a level
+/// load of 8 to 16 MiB every 60 frames, 10 in 600: more than 1 % of the
+/// frames, so the 99th percentile is a level load.
+fn level_loads() -> tickarena::frame_loop::FrameHistory {
+    let mut history = tickarena::frame_loop::FrameHistory::with_capacity(600);
+    for tick in 0..600u64 {
+        let arena_bytes = if tick % 60 == 30 {
+            (8 << 20) + (tick as usize / 60) * (800 << 10)
+        } else {
+            (150 << 10) + (tick as usize * 7919 % 67) * 1024 // up to 216 KiB
+        };
+        history.push(tickarena::frame_loop::FrameRecord {
+            tick,
+            arena_bytes,
+            ..Default::default()
+        });
+    }
+    history
+}
+
+#[test]
+fn the_retain_advice_is_not_a_burst_when_bursts_are_over_one_percent_of_frames() {
+    let history = level_loads();
+    let report = history.report();
+    assert!(
+        report.frame_p99() >= 8 << 20,
+        "the p99 frame is a level load"
+    );
+    let ordinary = history
+        .iter()
+        .map(|record| record.arena_bytes)
+        .filter(|&bytes| bytes < 1 << 20)
+        .max()
+        .unwrap();
+    assert_eq!(ordinary, 216 << 10);
+    // The largest ordinary frame, rounded up to 64 KiB: not 11 MiB kept
+    // for good once the level loads stop.
+    assert_eq!(report.suggested_retain(), 256 << 10, "{report}");
+    let text = report.to_string();
+    assert!(
+        text.contains(
+            "retain  256 KiB: the largest ordinary frame (216 KiB) rounded up to 64 KiB; \
+             10 frames (1.7 %) are bursts over 4x the median frame, so the p99 frame peak"
+        ),
+        "{text}"
+    );
+
+    // Bursts under 1 % of the frames: the p99 frame, as before.
+    let mut rare = tickarena::frame_loop::FrameHistory::with_capacity(600);
+    for record in history.iter().filter(|r| r.tick % 120 != 30) {
+        rare.push(*record);
+    }
+    let report = rare.report();
+    assert!(report.frame_p99() < 1 << 20);
+    assert_eq!(
+        report.suggested_retain(),
+        report.frame_p99().next_multiple_of(64 << 10)
+    );
+    assert!(
+        report
+            .to_string()
+            .contains("retain  256 KiB: the p99 frame peak (")
+    );
+}

@@ -631,3 +631,106 @@ fn a_tick_whose_arena_and_workers_both_break_panics_once_naming_both() {
     assert_eq!(record.tags.over_budget().count(), 2);
     assert_eq!(game.ticks(), 1);
 }
+
+/// The `Log` policy at exit: in a child process, whose stderr the test
+/// reads (a child process: none under Miri).
+#[cfg(not(miri))]
+mod log_at_drop {
+    use super::*;
+
+    const LOG_AT_DROP_CHILD: &str = "TICKARENA_LOG_AT_DROP_CHILD";
+
+    /// Seven frames, each over `AI`'s budget of 64 bytes by more than the
+    /// last (frame `f` holds `100 + f` bytes), under a `Log` policy with a
+    /// window of 4 frames: lines at frames 0 and 4, and frames 5 and 6 left
+    /// for the end of a window that never comes.
+    const LOGGED_FRAMES: usize = 7;
+
+    fn logging(name: &'static str) -> tickarena::FrameArenaBuilder {
+        FrameArena::builder()
+            .name(name)
+            .budget(AI, 64)
+            .budget_policy(BudgetPolicy::Log { every_frames: 4 })
+    }
+
+    struct Thinker;
+    impl Game for Thinker {
+        type Event = usize;
+        type Scratch<'f> = ();
+        fn actions<'f>(&mut self, bytes: usize, frame: &mut Frame<'f, Self>) {
+            let _ai = frame.arena().tag(AI);
+            frame.arena().alloc_slice_fill_with(bytes, |_| 0u8);
+        }
+    }
+
+    /// The child: an arena, a `ThreadArenas` and a frame loop, each dropped
+    /// with two breaches not yet told.
+    fn log_and_drop() {
+        let mut arena = logging("drop-arena").build().unwrap();
+        for frame in 0..LOGGED_FRAMES {
+            {
+                let _ai = arena.tag(AI);
+                arena.alloc_slice_fill_with(100 + frame, |_| 0u8);
+            }
+            arena.reset();
+        }
+        drop(arena);
+
+        let mut threads = ThreadArenas::with_builder(logging("drop-threads"));
+        for frame in 0..LOGGED_FRAMES {
+            {
+                let local = threads.local();
+                let _ai = local.tag(AI);
+                local.alloc_slice_fill_with(100 + frame, |_| 0u8);
+            }
+            threads.reset();
+        }
+        drop(threads);
+
+        let arena = logging("drop-loop").build().unwrap();
+        let mut game = FrameLoop::with_parts(Thinker, arena, Default::default(), 8);
+        for frame in 0..LOGGED_FRAMES {
+            game.tick([100 + frame], game.step());
+        }
+        drop(game);
+    }
+
+    #[test]
+    #[cfg_attr(target_family = "wasm", ignore = "starts a process")]
+    fn the_log_policy_tells_the_last_windows_breaches_when_its_holder_is_dropped() {
+        if std::env::var_os(LOG_AT_DROP_CHILD).is_some() {
+            log_and_drop();
+            return;
+        }
+        let output = crate::child_process::rerun_test(
+            "tags::log_at_drop::the_log_policy_tells_the_last_windows_breaches_when_its_holder_is_dropped",
+            LOG_AT_DROP_CHILD,
+            "1",
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{}\n{stderr}", output.status);
+        for name in ["drop-arena", "drop-threads", "drop-loop"] {
+            let lines: Vec<&str> = stderr
+                .lines()
+                .filter(|line| line.starts_with(&format!("tickarena: arena \"{name}\"")))
+                .collect();
+            // The window's lines, then the one its drop tells: the largest of
+            // the last two breaches, frame 6's.
+            assert_eq!(
+                lines,
+                [
+                    format!(
+                        "tickarena: arena \"{name}\", frame 0: tag \"ai\" held 100 bytes at once, over its budget of 64"
+                    ),
+                    format!(
+                        "tickarena: arena \"{name}\", frame 4: tag \"ai\" held 104 bytes at once, over its budget of 64 (the largest of 4 breaches since the last line)"
+                    ),
+                    format!(
+                        "tickarena: arena \"{name}\", frame 6: tag \"ai\" held 106 bytes at once, over its budget of 64 (the largest of 2 breaches since the last line)"
+                    ),
+                ],
+                "{name}'s lines in:\n{stderr}"
+            );
+        }
+    }
+}
