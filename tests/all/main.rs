@@ -44,6 +44,7 @@ mod segmented_misc;
 mod segmented_model;
 mod segmented_pointers;
 mod serde_arena;
+mod serde_cautious;
 mod serde_depth;
 mod std_string;
 mod std_vec;
