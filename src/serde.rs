@@ -54,25 +54,45 @@ pub use ser::{boxed, vec};
 #[cfg(doc)]
 use crate::{FrameBox, FrameString, FrameVec, SegmentedList};
 
-/// Room reserved up front for a sequence or map, at most: a length prefix
-/// from the wire (postcard's, bincode's) may claim 2^40 elements; it is
-/// believed only this far (as serde's own "cautious" size hint does), and
-/// a list grows past it only as its elements actually arrive.
+/// Room taken from the arena up front for one sequence or map, at most,
+/// in bytes: a format that believes a length prefix from the wire, or a
+/// size hint, may claim 2^40 elements; the claim is believed only this
+/// far (as serde's own "cautious" size hint does), in bytes the arena
+/// actually gives (a map's whole table, a segmented list's whole
+/// segments, alignment padding), and a list grows past it only as its
+/// elements actually arrive.
 ///
 /// # Example
 ///
+/// A format that believes its length (here serde's own
+/// `SeqDeserializer`, over an iterator that claims 2^40 `u64`s and gives
+/// three) would have the list reserve 8 TiB; the arena gives it at most
+/// `CAUTIOUS_BYTES`, whatever the container:
+///
 /// ```
 /// use serde::de::DeserializeSeed;
-/// use tickarena::{FrameArena, FrameVec};
+/// use serde::de::value::{Error, SeqDeserializer};
 /// use tickarena::serde::{CAUTIOUS_BYTES, InArena};
+/// use tickarena::{FrameArena, FrameVec, SegmentedList};
 ///
-/// // A postcard list claiming 2^40 `u64`s, then three bytes.
-/// let bomb = [0x80, 0x80, 0x80, 0x80, 0x80, 0x20, 1, 2, 3];
+/// struct Liar(std::ops::Range<u64>); // three items, "2^40" by its size hint
+/// impl Iterator for Liar {
+///     type Item = u64;
+///     fn next(&mut self) -> Option<u64> { self.0.next() }
+///     fn size_hint(&self) -> (usize, Option<usize>) { (1 << 40, Some(1 << 40)) }
+/// }
+///
 /// let arena = FrameArena::new();
-/// let mut input = postcard::Deserializer::from_bytes(&bomb);
-/// let list: Result<FrameVec<'_, u64>, _> = InArena::new(&arena).deserialize(&mut input);
-/// assert!(list.is_err());
-/// assert!(arena.used() <= CAUTIOUS_BYTES, "believed no further");
+/// let input = SeqDeserializer::<_, Error>::new(Liar(0..3));
+/// let list: FrameVec<'_, u64> = InArena::new(&arena).deserialize(input).unwrap();
+/// assert_eq!(list, [0, 1, 2]);
+/// assert!(arena.peak() <= CAUTIOUS_BYTES, "believed no further");
+///
+/// let arena = FrameArena::new();
+/// let input = SeqDeserializer::<_, Error>::new(Liar(0..3));
+/// let list: SegmentedList<u64, _> = InArena::new(&arena).deserialize(input).unwrap();
+/// assert_eq!(list.len(), 3);
+/// assert!(arena.peak() <= CAUTIOUS_BYTES);
 /// ```
 pub const CAUTIOUS_BYTES: usize = 64 << 10;
 
@@ -290,8 +310,11 @@ impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        if self.arena.decode_state().get().active {
-            // A field's or an element's seed: the running decode's limits.
+        let state = self.arena.decode_state().get();
+        if state.active || state.depth != 0 {
+            // A field's or an element's seed (or an element of a list
+            // decoded by `DeserializeIn` directly): the running decode's
+            // limits.
             T::deserialize_in(self.arena, deserializer)
         } else {
             self.start(deserializer)

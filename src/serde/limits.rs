@@ -30,21 +30,20 @@ impl Drop for Decode<'_> {
     }
 }
 
-/// Starts a decode in `arena` with the limit `max_depth`, unless one is
-/// running (a nested seed: it keeps the running decode's settings).
+/// Starts a decode in `arena` with the limit `max_depth`; none is running
+/// (the seed's caller saw to it: a nested seed keeps the running decode's
+/// settings).
 #[inline]
-pub(super) fn start(arena: &FrameArena, max_depth: u32) -> Option<Decode<'_>> {
+pub(super) fn start(arena: &FrameArena, max_depth: u32) -> Decode<'_> {
     let state = arena.decode_state();
-    if state.get().active {
-        return None;
-    }
+    debug_assert_eq!(state.get().depth, 0, "a decode is running");
     state.set(DecodeState {
         active: true,
         refused: false,
         depth: 0,
         max_depth,
     });
-    Some(Decode(state))
+    Decode(state)
 }
 
 /// One list, map or box open: closes it when dropped.
