@@ -347,6 +347,17 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
     where
         D: Deserializer<'de>,
     {
+        // A slice in the arena is never dropped: elements that need it (a
+        // heap `String`, an arena list) would leak. Refused when the
+        // caller's type is compiled, naming it ("while instantiating").
+        const {
+            assert!(
+                !core::mem::needs_drop::<T>(),
+                "`&'a [T]` in a decode never drops its elements, and this `T` needs dropping \
+                 (it holds a heap `String` or `Vec`, or an arena list): decode a \
+                 `FrameVec<'a, T>`, which drops them"
+            );
+        }
         let mut vec = FrameVec::<'a, T>::deserialize_in(arena, deserializer)?;
         // Frozen: what the cautious reservation left unused goes back (in
         // place, when the list is the arena's newest allocation).

@@ -46,6 +46,7 @@ mod segmented_pointers;
 mod serde_arena;
 mod serde_cautious;
 mod serde_depth;
+mod serde_drops;
 mod serde_refused;
 mod std_string;
 mod std_vec;
