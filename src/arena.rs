@@ -158,7 +158,7 @@ pub struct FrameArena {
     budgets: Budgets,
     /// The serde decode running in this arena (see `decode`).
     #[cfg(feature = "serde")]
-    decode: Cell<DecodeState>,
+    decode: DecodeState,
     /// Where each frame's figures go in Tracy (`None`: not plotted, e.g.
     /// the arenas of a `ThreadArenas`, which plots their sums).
     #[cfg(feature = "tracy")]
@@ -280,7 +280,7 @@ impl FrameArena {
             tags: Ledger::new(base),
             budgets: Budgets::default(),
             #[cfg(feature = "serde")]
-            decode: Cell::new(DecodeState::IDLE),
+            decode: DecodeState::new(),
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
         }

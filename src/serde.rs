@@ -310,8 +310,7 @@ impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        let state = self.arena.decode_state().get();
-        if state.active || state.depth != 0 {
+        if limits::running(self.arena) {
             // A field's or an element's seed (or an element of a list
             // decoded by `DeserializeIn` directly): the running decode's
             // limits.

@@ -231,7 +231,11 @@ trait ArenaList<'a, T>: Sized {
 }
 
 impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
-    #[inline]
+    // Out of line, as the growth below: a recursive message's every level
+    // runs the loop that reads a list's elements, and what is inlined
+    // there (a `Result` of a reservation, its error) takes stack on every
+    // level, while a call that has returned takes none.
+    #[inline(never)]
     fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()> {
         let room = cautious::<T>(hint);
         let mut vec = Vec::new_in(arena);
@@ -244,15 +248,21 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
     #[inline]
     fn try_push(&mut self, item: T) -> Result<(), ()> {
         if self.len() == self.capacity() {
-            // A list of unknown length (JSON's) starts with room for 8, not
-            // std's 4: one growth (a copy, its old buffer left behind in
-            // the arena) fewer for the usual short lists.
-            let additional = if self.capacity() == 0 { 8 } else { 1 };
-            crate::reserve_error::handled(self.try_reserve(additional)).map_err(|_| ())?;
+            grow(self)?;
         }
         self.push(item);
         Ok(())
     }
+}
+
+/// Room for one more element in a full `vec`.
+#[inline(never)]
+fn grow<T>(vec: &mut FrameVec<'_, T>) -> Result<(), ()> {
+    // A list of unknown length (JSON's) starts with room for 8, not std's
+    // 4: one growth (a copy, its old buffer left behind in the arena)
+    // fewer for the usual short lists.
+    let additional = if vec.capacity() == 0 { 8 } else { 1 };
+    crate::reserve_error::handled(vec.try_reserve(additional)).map_err(|_| ())
 }
 
 impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {

@@ -8,8 +8,6 @@
 //! Each count comes back in a guard's `drop`, so a decode that fails or
 //! panics midway leaves the arena as it found it.
 
-use core::cell::Cell;
-
 use ::serde::de;
 
 use super::DEFAULT_MAX_DEPTH;
@@ -17,64 +15,61 @@ use crate::arena::{DecodeState, FrameArena};
 
 /// A decode started by a seed: ends it when dropped, keeping whether the
 /// arena refused it for the caller to ask.
-pub(super) struct Decode<'a>(&'a Cell<DecodeState>);
+pub(super) struct Decode<'a>(&'a DecodeState);
 
 impl Drop for Decode<'_> {
     #[inline]
     fn drop(&mut self) {
-        let refused = self.0.get().refused;
-        self.0.set(DecodeState {
-            refused,
-            ..DecodeState::IDLE
-        });
+        self.0.active.set(false);
     }
 }
 
-/// Starts a decode in `arena` with the limit `max_depth`; none is running
-/// (the seed's caller saw to it: a nested seed keeps the running decode's
-/// settings).
+/// Whether a decode is running in `arena`: a seed made for a field or an
+/// element (or for the element of a list decoded by `DeserializeIn`
+/// directly) keeps its limits.
+#[inline(always)]
+pub(super) fn running(arena: &FrameArena) -> bool {
+    let state = arena.decode_state();
+    state.active.get() || state.depth.get() != 0
+}
+
+/// Starts a decode in `arena` with the limit `max_depth`; none is running.
 #[inline]
 pub(super) fn start(arena: &FrameArena, max_depth: u32) -> Decode<'_> {
     let state = arena.decode_state();
-    debug_assert_eq!(state.get().depth, 0, "a decode is running");
-    state.set(DecodeState {
-        active: true,
-        refused: false,
-        depth: 0,
-        max_depth,
-    });
+    debug_assert!(!running(arena), "a decode is running");
+    state.active.set(true);
+    state.refused.set(false);
+    state.max_depth.set(max_depth);
     Decode(state)
 }
 
 /// One list, map or box open: closes it when dropped.
-pub(super) struct Level<'a>(&'a Cell<DecodeState>);
+pub(super) struct Level<'a>(&'a DecodeState);
 
 impl Drop for Level<'_> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
-        let mut state = self.0.get();
-        state.depth -= 1;
-        self.0.set(state);
+        self.0.depth.set(self.0.depth.get() - 1);
     }
 }
 
 /// Opens a list, map or box in `arena`'s decode: an error if that nests
 /// them deeper than the decode's limit.
-#[inline]
+#[inline(always)]
 pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
-    let cell = arena.decode_state();
-    let mut state = cell.get();
-    let max_depth = if state.active {
-        state.max_depth
+    let state = arena.decode_state();
+    let depth = state.depth.get();
+    let max_depth = if state.active.get() {
+        state.max_depth.get()
     } else {
         DEFAULT_MAX_DEPTH
     };
-    if state.depth >= max_depth {
+    if depth >= max_depth {
         return Err(too_deep(max_depth));
     }
-    state.depth += 1;
-    cell.set(state);
-    Ok(Level(cell))
+    state.depth.set(depth + 1);
+    Ok(Level(state))
 }
 
 #[cold]
@@ -88,16 +83,12 @@ fn too_deep<E: de::Error>(max_depth: u32) -> E {
 }
 
 /// Notes that `arena` refused the decode (see [`arena_refused`](super::arena_refused)).
-#[cold]
+#[inline]
 pub(super) fn refused(arena: &FrameArena) {
-    let state = arena.decode_state();
-    state.set(DecodeState {
-        refused: true,
-        ..state.get()
-    });
+    arena.decode_state().refused.set(true);
 }
 
 /// Whether `arena` refused the last decode a seed started in it.
 pub(super) fn was_refused(arena: &FrameArena) -> bool {
-    arena.decode_state().get().refused
+    arena.decode_state().refused.get()
 }

@@ -124,7 +124,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         const _: () = {
             use ::tickarena::serde::__private::serde as __serde;
             impl<#arena_lifetime> ::tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
-                #[inline]
+                // No `#[inline]`, as serde's derive: a recursive type's level
+                // then takes one frame, not its lists' loops inlined into it.
                 fn deserialize_in<'de, __D>(
                     __arena: &#arena_lifetime ::tickarena::FrameArena,
                     __deserializer: __D,
