@@ -18,9 +18,12 @@
 //!   trait for std's `Vec<T, A>`.
 //!
 //! Bad input is the format's error, never an abort: a length prefix is
-//! trusted for at most [`CAUTIOUS_BYTES`] of room up front (the rest grows
-//! as elements arrive), and a decode that would exhaust the arena is an
-//! error through the arena's `try_` path.
+//! trusted for at most [`CAUTIOUS_BYTES`] of the arena up front (the rest
+//! grows as elements arrive), lists, maps and boxes nest at most
+//! [`DEFAULT_MAX_DEPTH`] levels deep ([`InArena::max_depth`] to change
+//! it), and a decode that would exhaust the arena is an error through the
+//! arena's `try_` path, which [`arena_refused`] tells from bad input
+//! whatever the format.
 //!
 //! # Example
 //!
@@ -99,10 +102,10 @@ pub const CAUTIOUS_BYTES: usize = 64 << 10;
 /// How deeply lists, maps and boxes may nest inside each other in one
 /// decode, unless [`InArena::max_depth`] says otherwise: serde_json's own
 /// default. A recursive message (a macro of commands, a tree) nested
-/// deeper is the format's error, not a stack overflow: a level takes about
-/// 0.4 KiB of stack in a release build and 1.4 KiB in a debug build (see
-/// [`guide::serde`](crate::guide::serde)), so 128 of them fit a 2 MiB
-/// thread's stack many times over.
+/// deeper is the format's error, not a stack overflow: a level of one took
+/// 176 to 304 bytes of stack in a release build and 1.7 to 2.5 KiB in a
+/// debug build (see [`guide::serde`](crate::guide::serde)), so 128 of them
+/// fit a 2 MiB thread's stack with room to spare.
 ///
 /// # Example
 ///
@@ -259,8 +262,9 @@ impl<'a, T> InArena<'a, T> {
     /// The same seed, letting lists, maps and boxes nest `levels` deep
     /// inside each other in the decode it starts (default
     /// [`DEFAULT_MAX_DEPTH`]): deeper is the format's error. Raise it for a
-    /// recursive message that nests deeper, on a stack that holds it (about
-    /// 0.4 KiB a level in a release build, 1.4 KiB in a debug build); lower
+    /// recursive message that nests deeper, on a stack that holds it (up to
+    /// about 0.3 KiB a level in a release build, 2.5 KiB in a debug build,
+    /// more for larger types); lower
     /// it for input you trust less. A seed inside a running decode (a
     /// field's, an element's) keeps that decode's limit.
     ///

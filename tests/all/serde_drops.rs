@@ -61,3 +61,33 @@ fn a_frame_vec_drops_every_element_it_decoded() {
     );
     assert!(DROPS.get() > 1000, "{} dropped", DROPS.get());
 }
+
+/// `#[deserialize_in(no_heap)]` lets plain fields and arena data through
+/// (a field that would own heap memory is refused at compile time: the
+/// `compile_fail` example in `guide::serde`).
+#[derive(DeserializeIn, Debug, PartialEq)]
+#[deserialize_in(no_heap)]
+enum Plain<'a> {
+    Move { to: (i32, i32), speed: f32 },
+    Say(&'a str),
+    Keys(FrameVec<'a, u8>),
+    Idle,
+}
+
+#[test]
+fn a_no_heap_type_decodes_as_any_other() {
+    let arena = FrameArena::new();
+    let json = r#"[{"Move": {"to": [1, -2], "speed": 0.5}}, {"Say": "hi"}, {"Keys": [3]}, "Idle"]"#;
+    let got: FrameVec<'_, Plain<'_>> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    assert_eq!(
+        got[0],
+        Plain::Move {
+            to: (1, -2),
+            speed: 0.5
+        }
+    );
+    assert_eq!((&got[1], &got[3]), (&Plain::Say("hi"), &Plain::Idle));
+    assert!(matches!(&got[2], Plain::Keys(keys) if keys[..] == [3]));
+}

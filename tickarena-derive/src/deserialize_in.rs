@@ -84,6 +84,14 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     // `#[serde(rename = "..")]` on the type: its name in the formats that
     // write it; nothing else is followed.
     let container = serde_attrs(&input.attrs, "type", &mut errors);
+    let no_heap = crate::no_heap::requested(&input.attrs, &mut errors);
+    let mut no_heap_checks = Vec::new();
+    let mut check_fields = |shape: &Shape| {
+        if let (true, Shape::Named(fields) | Shape::Tuple(fields)) = (no_heap, shape) {
+            let own = fields.iter().filter(|f| !f.in_arena && !f.attrs.skip);
+            no_heap_checks.extend(own.map(|f| crate::no_heap::check(&f.ty)));
+        }
+    };
     let name = &input.ident;
     let type_name = container.rename.unwrap_or_else(|| name.to_string());
     let arena_lifetime = lifetime
@@ -96,6 +104,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let body = match &input.data {
         Data::Struct(data) => {
             let shape = read_fields(&data.fields, lifetime.as_ref(), &mut errors);
+            check_fields(&shape);
             errors.finish()?;
             struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
         }
@@ -104,6 +113,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             for variant in &data.variants {
                 let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
                 let shape = read_fields(&variant.fields, lifetime.as_ref(), &mut errors);
+                check_fields(&shape);
                 let key = attrs.rename.unwrap_or_else(|| variant.ident.to_string());
                 variants.push((variant.ident.clone(), key, shape));
             }
@@ -123,6 +133,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     Ok(quote! {
         const _: () = {
             use ::tickarena::serde::__private::serde as __serde;
+            #(#no_heap_checks)*
             impl<#arena_lifetime> ::tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
                 // No `#[inline]`, as serde's derive: a recursive type's level
                 // then takes one frame, not its lists' loops inlined into it.

@@ -10,6 +10,7 @@
 mod deserialize_in;
 mod frame_data;
 mod model;
+mod no_heap;
 mod rollback_state;
 
 use proc_macro::TokenStream;
@@ -43,7 +44,7 @@ pub fn derive_rollback_state(input: TokenStream) -> TokenStream {
 /// lifetime, the arena's: deserializes it with its nested data (strings,
 /// lists, boxes) in a `tickarena::FrameArena`. See
 /// `tickarena::serde::DeserializeIn`.
-#[proc_macro_derive(DeserializeIn, attributes(serde))]
+#[proc_macro_derive(DeserializeIn, attributes(serde, deserialize_in))]
 pub fn derive_deserialize_in(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     deserialize_in::derive(&input)
