@@ -15,15 +15,16 @@
 //! cargo run --release --example actions -- --frames 600 --events-per-frame 1000
 //! cargo run --release --example actions -- --arena-only  # no comparison
 //! cargo run --release --example actions -- --threads 2   # crowd steering on 2 workers
-//! cargo run --release --example actions -- --report frames.csv --chart frames.svg
+//! cargo run --release --example actions --features chart -- --report frames.csv --chart frames.svg
 //! ```
 //!
 //! The game's work runs under tags (input, crowds, steering, despawn) with
 //! a budget for input; at its end the demo prints the sizing report of
 //! every frame (per-frame peaks, p50/p99/max per tag, frames over budget,
 //! the `reserve` and `retain` to choose). `--report FILE.csv` writes one
-//! row per frame and one column per tag; `--chart FILE.svg` draws the bytes
-//! per frame stacked by tag, with the budget.
+//! row per frame and one column per tag; `--chart FILE.svg` (with the
+//! `chart` feature) draws the bytes per frame stacked by tag, with the
+//! budget (`FrameHistory::chart`).
 
 use std::time::{Duration, Instant};
 
@@ -33,8 +34,6 @@ mod counting_alloc;
 mod demo;
 #[path = "support/flags.rs"]
 mod flags;
-#[path = "support/tag_chart.rs"]
-mod tag_chart;
 
 use counting_alloc::{Counting, thread_allocations};
 use demo::{FrameMemory, INPUT, InArena, OnHeap, World, script};
@@ -200,7 +199,7 @@ fn main() {
         world.log_lines, world.log_bytes
     );
     println!(
-        "arena             high water {} B, committed {} B, reserved {} B",
+        "arena             high water {} B (the largest frame), committed {} B (grown in doubling steps: not what frames use), reserved {} B",
         stats.high_water, stats.committed, stats.reserved
     );
     println!(
@@ -232,8 +231,7 @@ fn main() {
         );
     }
     if let Some(path) = &options.chart {
-        tag_chart::write_svg(game.history(), path, (960, 480)).expect("the chart written");
-        println!("chart             {}", path.display());
+        write_chart(game.history(), path);
     }
     if options.threads > 0 {
         let mut per_thread = Vec::new();
@@ -245,4 +243,24 @@ fn main() {
             per_thread.join(", ")
         );
     }
+}
+
+/// The chart of every frame: `FrameHistory::chart`, behind the `chart`
+/// feature.
+#[cfg(feature = "chart")]
+fn write_chart(history: &tickarena::frame_loop::FrameHistory, path: &std::path::Path) {
+    history
+        .chart()
+        .title("actions demo")
+        .write_svg(path)
+        .expect("the chart written");
+    println!("chart             {}", path.display());
+}
+
+#[cfg(not(feature = "chart"))]
+fn write_chart(_: &tickarena::frame_loop::FrameHistory, path: &std::path::Path) {
+    eprintln!(
+        "chart             not written to {}: build with `--features chart`",
+        path.display()
+    );
 }

@@ -19,6 +19,7 @@ mod error;
 #[cfg(feature = "std")]
 mod placed;
 mod refusal;
+mod refusals;
 mod retention;
 mod stats;
 mod tags;
@@ -35,9 +36,11 @@ use core::ptr::NonNull;
 use crate::asan;
 use crate::published::Published;
 use crate::region::Region;
-use budget::Budgets;
+pub(crate) use budget::Budgets;
+pub(crate) use budget::FrameBreaches;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use refusal::Refusal;
+use refusals::RefusalCounts;
 use retention::{Retention, Window};
 use tags::Ledger;
 
@@ -48,6 +51,7 @@ pub(crate) use decode::DecodeState;
 pub use error::ArenaError;
 #[cfg(feature = "std")]
 pub(crate) use placed::Placed;
+pub use refusals::Refusals;
 pub use stats::ArenaStats;
 pub use tags::{MAX_TAGS, Tag, TagBytes, TagGuard};
 pub use uninit::Zeroable;
@@ -136,8 +140,9 @@ pub struct FrameArena {
     /// Whether a reset or a scope has tags to see to: a tag was met, or a
     /// budget set. An untagged arena's reset tests this flag alone.
     tagged: Cell<bool>,
-    /// Whether this arena refused a collection this frame (see `refusal`):
-    /// only then does the reset have a refusal to forget.
+    /// Whether this arena refused an allocation this frame: only then does
+    /// the reset have a refusal to forget (see `refusal`) and counts to
+    /// clear (see `refusals`).
     refused: Cell<bool>,
     /// `lowered_from` of a tagged arena (0 until it is tagged). Published
     /// for `ThreadArenas::peak`.
@@ -163,6 +168,8 @@ pub struct FrameArena {
     /// the arenas of a `ThreadArenas`, which plots their sums).
     #[cfg(feature = "tracy")]
     plots: Option<crate::tracy::ArenaPlots>,
+    /// Allocations refused this frame, per tag slot.
+    refusal_counts: RefusalCounts,
 }
 
 // SAFETY: the arena owns its region exclusively, and every reference into it
@@ -283,6 +290,7 @@ impl FrameArena {
             decode: DecodeState::new(),
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
+            refusal_counts: RefusalCounts::default(),
         }
     }
 
@@ -416,6 +424,31 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     fn reset_tagged(&mut self) {
+        self.end_tagged_frame().panic_unless_unwinding();
+    }
+
+    /// [`reset`](Self::reset), handing back the breaches a
+    /// [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) is to panic
+    /// with instead of panicking: for an owner that has more to reset and
+    /// record first (a frame loop).
+    pub(crate) fn reset_deferring_panic(&mut self) -> FrameBreaches {
+        if self.tagged.get() {
+            self.end_tagged_frame()
+        } else {
+            self.reset();
+            FrameBreaches::default()
+        }
+    }
+
+    /// The arena's budgets are checked by its owner, on a sum of several
+    /// arenas (a `ThreadArenas`): its own resets check none.
+    pub(crate) fn leave_budgets_to_owner(&mut self) {
+        self.budgets.left_to_owner = true;
+    }
+
+    /// [`reset_tagged`](Self::reset_tagged) but for the panic: the
+    /// breaches of the frame, for the caller to panic with.
+    fn end_tagged_frame(&mut self) -> FrameBreaches {
         let table = self.tag_bytes();
         let peak = self.peak();
         let frame = self.frames + u64::from(self.retention.frames());
@@ -427,7 +460,7 @@ impl FrameArena {
         if let Some(plots) = &mut self.plots {
             plots.plot_tags(&table);
         }
-        self.budgets.check(self.name, frame, &table, peak);
+        self.budgets.check(self.name, frame, &table, peak)
     }
 
     /// The end of a retention window (`release_after` frames): its figures
@@ -522,20 +555,40 @@ impl FrameArena {
         debug_assert_eq!(top, self.top.get(), "expected the current top");
         // Untagged: a new high. Tagged: always (`lowered_from` is 0).
         if top > self.lowered_from.get() {
-            self.raise_lowered_from(top);
+            self.raise_lowered_from(top, new_top);
         }
         self.top.set(new_top);
     }
 
-    /// The top was `top` before it was lowered: the mark of the turn's
-    /// high goes up to it (the untagged caller knows it is higher).
+    /// The top was `top` before it was lowered to `new_top`: the mark of
+    /// the turn's high goes up to it (the untagged caller knows it is
+    /// higher). Tagged, a top lowered below where the tag's turn began
+    /// gives those bytes back to the tags that own them.
     #[inline]
-    fn raise_lowered_from(&self, top: usize) {
+    fn raise_lowered_from(&self, top: usize, new_top: usize) {
         if !self.tagged.get() {
             self.lowered_from.set(top);
-        } else if top > self.tagged_lowered_from.get() {
+            return;
+        }
+        if top > self.tagged_lowered_from.get() {
             self.tagged_lowered_from.set(top);
         }
+        if new_top < self.tags.since() {
+            self.settle_turn(new_top);
+        }
+    }
+
+    /// [`Ledger::settle`] for a top going down to `new_top`: the turn's
+    /// high goes into the frame's peak, and the next high starts there.
+    #[cold]
+    #[inline(never)]
+    fn settle_turn(&self, new_top: usize) {
+        let high = self.turn_high();
+        if high > self.peak_before_turn.get() {
+            self.peak_before_turn.set(high);
+        }
+        self.tags.settle(high, new_top);
+        self.restart_turn_high(new_top);
     }
 
     /// A snapshot of the arena's figures: this frame, all frames, the memory.
@@ -633,7 +686,8 @@ impl FrameArena {
         let limit = self.base() + self.region.reserved();
         let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout)
             .ok_or(AllocError)
-            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))?;
+            .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))
+            .inspect_err(|_| self.count_refusal(layout))?;
         self.top.set(new_top);
         Ok(self.hand_out(start, layout.size()))
     }
@@ -714,6 +768,7 @@ impl FrameArena {
     #[inline(never)]
     fn forget_refusal(&self) {
         self.refused.set(false);
+        self.clear_refusal_counts();
         refusal::forget(Some(self.base()));
     }
 

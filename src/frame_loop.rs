@@ -36,6 +36,8 @@
 //! assert_eq!(game.arena().used(), 0, "the frame is reclaimed");
 //! ```
 
+#[cfg(feature = "chart")]
+mod chart;
 pub(crate) mod clock;
 mod frame;
 mod history;
@@ -45,13 +47,15 @@ mod timestep;
 
 use std::time::Duration;
 
-use crate::arena::FrameArena;
+use crate::arena::{FrameArena, FrameBreaches};
 use crate::threads::ThreadArenas;
 
+#[cfg(feature = "chart")]
+pub use chart::{ChartScale, TagChart};
 use clock::Instant;
 pub use frame::{Action, Frame};
 pub use history::{FrameHistory, FrameRecord};
-pub use report::{SizingReport, TagSummary};
+pub use report::{SizingReport, TagSummary, WorstFrame};
 pub use scratch::FromArena;
 pub use timestep::FixedTimestep;
 
@@ -383,9 +387,15 @@ impl<G: Game> FrameLoop<G> {
     /// # Panics
     ///
     /// When the game panics (in `actions`, an action, `update`, `end_frame`
-    /// or `present`), the panic goes on, but the frame's arena is reset on
-    /// the way out: a loop that catches the panic starts its next tick on an
-    /// empty arena. The failed tick is not counted nor recorded.
+    /// or `present`), the panic goes on, but the frame's arena and its
+    /// workers' are reset on the way out: a loop that catches the panic
+    /// starts its next tick on empty arenas. The failed tick is not
+    /// counted nor recorded.
+    ///
+    /// A [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) on the arena
+    /// or the workers panics after the tick: both are reset, the tick is
+    /// recorded (in the history, so in the CSV and the report) and
+    /// counted, then one panic names every breach of the frame.
     ///
     /// # Example
     ///
@@ -487,10 +497,17 @@ impl<G: Game> FrameLoop<G> {
             // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
-        // nothing from the frame is still reachable.
-        drop(arenas);
+        // nothing from the frame is still reachable. (Its refusals and its
+        // whole-frame breach are read first: the reset clears them.) A
+        // panicking budget policy waits until the tick is recorded and
+        // counted.
+        let mut refusals = arenas.arena.refusals();
+        let frame_budget = arenas.arena.frame_budget();
+        let over_frame_budget = frame_budget.is_some_and(|budget| arenas.arena.peak() > budget);
+        let breaches = arenas.reset();
         // The workers' tables were summed as their arenas were reset.
         tags.add(&self.threads.last_frame_tag_bytes());
+        refusals.add(&self.threads.last_frame_refusals());
         let record = FrameRecord {
             tick: self.tick,
             events,
@@ -499,11 +516,15 @@ impl<G: Game> FrameLoop<G> {
             arena_bytes,
             tags,
             tick_time: started.elapsed(),
+            refusals,
+            frame_budget,
+            over_frame_budget,
         };
         self.history.push(record);
         self.tick += 1;
         #[cfg(feature = "tracy")]
         self.tick_plot.plot(record.arena_bytes);
+        breaches.panic_unless_unwinding();
         record
     }
 
@@ -743,9 +764,25 @@ struct ResetOnDrop<'a> {
     threads: &'a mut ThreadArenas,
 }
 
+impl ResetOnDrop<'_> {
+    /// Resets both, the arena's and the workers' breaches handed back for
+    /// a panicking policy to panic with once the tick is recorded.
+    fn reset(self) -> FrameBreaches {
+        let mut this = core::mem::ManuallyDrop::new(self);
+        this.reset_both()
+    }
+
+    fn reset_both(&mut self) -> FrameBreaches {
+        let mut breaches = self.arena.reset_deferring_panic();
+        breaches.append(self.threads.reset_deferring_panic());
+        breaches
+    }
+}
+
 impl Drop for ResetOnDrop<'_> {
+    /// The game panicked: the breaches are counted, not panicked with
+    /// (a second panic would abort).
     fn drop(&mut self) {
-        self.arena.reset();
-        self.threads.reset();
+        self.reset_both();
     }
 }

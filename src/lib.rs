@@ -100,6 +100,8 @@
 //!   `#[derive(FrameData)]` (frame data with its covariance checked),
 //!   `#[derive(RollbackState)]` (a `Clone` whose `clone_from` reuses every
 //!   field's capacity) and, with `serde`, `#[derive(DeserializeIn)]`.
+//! * `chart`: `FrameHistory::chart`, a history's bytes per frame by tag as
+//!   an SVG chart (plotters' SVG backend alone; implies `std`).
 //! * `hashbrown` (default): [`FrameHashMap`], hashbrown's map in a frame
 //!   arena (std's `HashMap` takes no allocator on stable Rust).
 //! * `allocator-api2`: `&FrameArena` also implements
@@ -182,8 +184,8 @@ mod vec_in;
 pub mod winit;
 
 pub use arena::{
-    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS, Tag,
-    TagBytes, TagGuard, Zeroable,
+    ArenaError, ArenaStats, Breach, BudgetPolicy, FrameArena, FrameArenaBuilder, MAX_TAGS,
+    Refusals, Tag, TagBytes, TagGuard, Zeroable,
 };
 #[cfg(feature = "std")]
 pub use collector::Collector;
@@ -201,8 +203,13 @@ pub use string::{FromUtf8Error, FromUtf16Error, String};
 pub use threads::ThreadArenas;
 /// `#[derive(DeserializeIn)]` (features `derive` and `serde`): a struct or
 /// an enum deserialized with its nested data in a frame arena, in serde's
-/// own encoding (so it can derive serde's `Serialize` beside it). See
-/// [`serde::DeserializeIn`] and [`guide::serde`].
+/// own encoding (so it can derive serde's `Serialize` beside it), and
+/// read as serde's own derive reads it: a field missing from a map is
+/// `None` if it is an `Option`, its `Default` with `#[serde(default)]`, and
+/// an error otherwise; `r#type` is the key `"type"`. Through a re-export,
+/// `#[tickarena(crate = "..")]` names the path (see
+/// [`FrameData`](derive@FrameData)). See [`serde::DeserializeIn`] and
+/// [`guide::serde`].
 ///
 /// # Example
 ///
@@ -257,6 +264,28 @@ pub use tickarena_derive::DeserializeIn;
 /// });
 /// let hood: &HoodOf<'_> = sealed.get(); // covariant: no closure needed
 /// assert_eq!((hood.cells[0], hood.labels[1]), (&[1, 2][..], "b"));
+/// ```
+///
+/// # Through a re-export
+///
+/// The derives' code reaches tickarena at `::tickarena`. A crate that
+/// reaches it through another crate's re-export names the path with
+/// `#[tickarena(crate = "..")]`, which `FrameData`, `DeserializeIn` and
+/// `RollbackState` all take (serde's `#[serde(crate = "..")]` is the
+/// model). A crate whose `Cargo.toml` depends on tickarena-bevy and not on
+/// tickarena needs nothing: the derives find `tickarena_bevy::tickarena`.
+///
+/// ```
+/// mod engine {
+///     pub use tickarena::*; // another crate's re-export
+/// }
+/// #[derive(tickarena::FrameData)]
+/// #[tickarena(crate = "engine")]
+/// struct MarksOf<'f>(&'f [u32]);
+///
+/// let sealed = engine::FrameArena::new()
+///     .seal::<MarksOf<'static>>(|arena| MarksOf(arena.alloc_slice_copy(&[4, 2])));
+/// assert_eq!(sealed.get().0, [4, 2]);
 /// ```
 #[cfg(feature = "derive")]
 pub use tickarena_derive::FrameData;

@@ -13,9 +13,12 @@
 //! the counting sort a hand-written CSR does, in two sequential passes.
 //! Rows pushed in order skip the sort (one copy).
 
+use core::alloc::Layout;
 use core::fmt;
 use core::mem::MaybeUninit;
 use core::ops::Index;
+
+use alloc::vec::Vec;
 
 use crate::arena::FrameArena;
 
@@ -158,12 +161,16 @@ impl<'a, T> FrameRows<'a, T> {
     /// appended to one buffer, with a start offset per row, as a
     /// hand-written CSR appends. The offsets are allocated first (room for
     /// the rows `rows`' size hint promises) so that the values' buffer is
-    /// the arena's newest allocation and grows in place.
+    /// the arena's newest allocation and grows in place. The hint only
+    /// sizes that first block: a wrong one costs a copy or some room, not
+    /// a wrong result, and a lower bound of `u32::MAX` or more (an endless
+    /// iterator's; no `FrameRows` has that many rows) reserves nothing
+    /// ahead.
     ///
     /// # Panics
     ///
-    /// If there are `u32::MAX` rows or values or more, or the arena cannot
-    /// hold them.
+    /// If there are `u32::MAX` values or more, or the arena cannot hold
+    /// them (the message says which arena and what to raise).
     ///
     /// # Example
     ///
@@ -182,15 +189,25 @@ impl<'a, T> FrameRows<'a, T> {
     /// assert!(near[3].is_empty());
     /// ```
     #[inline]
+    #[track_caller]
     pub fn from_rows_in<R>(rows: R, arena: &'a FrameArena) -> Self
     where
         R: IntoIterator,
         R::Item: IntoIterator<Item = T>,
     {
         let rows = rows.into_iter();
-        let mut starts = alloc::vec::Vec::with_capacity_in(rows.size_hint().0 + 1, arena);
+        let (hint, _) = rows.size_hint();
+        // No `hint + 1` past what a FrameRows can hold: it would overflow
+        // for `usize::MAX`, and no arena serves the rest.
+        let offsets = if hint < u32::MAX as usize {
+            hint + 1
+        } else {
+            1
+        };
+        let mut starts = Vec::new_in(arena);
+        reserve(&mut starts, offsets);
         starts.push(0u32);
-        let mut items = alloc::vec::Vec::new_in(arena);
+        let mut items = Vec::new_in(arena);
         append_rows(&mut starts, &mut items, rows);
         offset(items.len());
         FrameRows {
@@ -221,6 +238,7 @@ impl<'a, T> FrameRows<'a, T> {
     /// assert_eq!(by_letter[2], ["cat"]);
     /// ```
     #[inline]
+    #[track_caller]
     pub fn group_by_in<I, F>(rows: usize, source: I, row_of: F, arena: &'a FrameArena) -> Self
     where
         I: IntoIterator<Item = T>,
@@ -238,11 +256,19 @@ impl<'a, T> FrameRows<'a, T> {
     /// a query's iterator cloned); nothing else is allocated but the rows
     /// and one cursor per row.
     ///
+    /// The two walks must give the same pairs. What the result's layout
+    /// rests on is checked: a second walk that gives any row more or fewer
+    /// values than the first panics. One that gives each row as many
+    /// values as the first, but other ones (values swapped between rows,
+    /// other values) is not seen: the rows then hold the second walk's
+    /// values, each in the row the second walk gave it.
+    ///
     /// # Panics
     ///
     /// If a row is not below `rows`, if there are `u32::MAX` rows or values
-    /// or more, if the second walk gives other rows than the first, or if
-    /// the arena cannot hold them.
+    /// or more, if the second walk gives a row another number of values
+    /// than the first, or if the arena cannot hold them (the message says
+    /// which arena and what to raise).
     ///
     /// # Example
     ///
@@ -258,6 +284,7 @@ impl<'a, T> FrameRows<'a, T> {
     /// assert_eq!(cells.starts(), [0, 1, 1, 3, 4]);
     /// ```
     #[inline]
+    #[track_caller]
     pub fn from_pairs_in<I>(rows: usize, pairs: I, arena: &'a FrameArena) -> Self
     where
         I: IntoIterator<Item = (usize, T)>,
@@ -265,18 +292,16 @@ impl<'a, T> FrameRows<'a, T> {
     {
         let pairs = pairs.into_iter();
         let (starts, len) = counted_starts(arena, rows, pairs.clone().map(|(row, _)| row));
-        let items = place(arena, starts, len, pairs.take(len));
+        let items = place(arena, starts, len, pairs);
         FrameRows { starts, items }
     }
 }
 
 /// Appends each row's values to `items` and its end offset to `starts`.
 #[inline]
-fn append_rows<T, R>(
-    starts: &mut alloc::vec::Vec<u32, &FrameArena>,
-    items: &mut alloc::vec::Vec<T, &FrameArena>,
-    rows: R,
-) where
+#[track_caller]
+fn append_rows<T, R>(starts: &mut Vec<u32, &FrameArena>, items: &mut Vec<T, &FrameArena>, rows: R)
+where
     R: Iterator,
     R::Item: IntoIterator<Item = T>,
 {
@@ -289,7 +314,10 @@ fn append_rows<T, R>(
             if ended {
                 break;
             }
-            items.reserve(1);
+            grow(items);
+        }
+        if starts.len() == starts.capacity() {
+            grow(starts);
         }
         // Truncated past u32::MAX: then the caller's check panics.
         starts.push(items.len() as u32);
@@ -313,8 +341,46 @@ fn fill<T>(slots: &mut [MaybeUninit<T>], values: &mut impl Iterator<Item = T>) -
     (slots.len(), false)
 }
 
+/// Grows `list`, full, as `Vec`'s own growth does (to twice its
+/// capacity, at least 4), or panics with its arena's message where `Vec`'s
+/// growth would abort the process.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn grow<T>(list: &mut Vec<T, &FrameArena>) {
+    let capacity = list.capacity().saturating_mul(2).max(4);
+    reserve(list, capacity);
+}
+
+/// Makes room in `list` for `capacity` values in all, or panics with its
+/// arena's message (which arena, what to raise), where
+/// `Vec::with_capacity_in` and `Vec::reserve` abort the process.
+#[inline(never)]
+#[track_caller]
+fn reserve<T>(list: &mut Vec<T, &FrameArena>, capacity: usize) {
+    let additional = capacity.saturating_sub(list.len());
+    if list.try_reserve_exact(additional).is_err() {
+        refused::<T>(list.allocator(), capacity);
+    }
+}
+
+/// The panic of an arena that refused room for `capacity` values of `T`.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn refused<T>(arena: &FrameArena, capacity: usize) -> ! {
+    // The refusal is reported here: the alloc-error hook has nothing to say.
+    crate::arena::refusal_handled();
+    match Layout::array::<T>(capacity) {
+        Ok(layout) => arena.out_of_memory(layout),
+        // No address space holds it; no reservation could help.
+        Err(_) => panic!("capacity overflow"),
+    }
+}
+
 /// `len` as an offset.
 #[inline]
+#[track_caller]
 fn offset(len: usize) -> u32 {
     match u32::try_from(len) {
         Ok(offset) => offset,
@@ -371,7 +437,7 @@ impl<T: fmt::Debug> fmt::Debug for FrameRows<'_, T> {
 /// assert_eq!(cells[15], [3]);
 /// ```
 pub struct RowsBuilder<'a, T> {
-    pairs: alloc::vec::Vec<(u32, T), &'a FrameArena>,
+    pairs: Vec<(u32, T), &'a FrameArena>,
     rows: usize,
     arena: &'a FrameArena,
 }
@@ -391,6 +457,7 @@ impl<'a, T> RowsBuilder<'a, T> {
     /// let rows = tickarena::RowsBuilder::<u64>::new_in(5, &arena);
     /// assert_eq!((rows.rows(), rows.len()), (5, 0));
     /// ```
+    #[track_caller]
     pub fn new_in(rows: usize, arena: &'a FrameArena) -> Self {
         Self::with_capacity_in(rows, 0, arena)
     }
@@ -400,7 +467,8 @@ impl<'a, T> RowsBuilder<'a, T> {
     ///
     /// # Panics
     ///
-    /// As [`new_in`](Self::new_in).
+    /// As [`new_in`](Self::new_in); and if the arena cannot hold `values`
+    /// pushes (the message says which arena and what to raise).
     ///
     /// # Example
     ///
@@ -410,16 +478,17 @@ impl<'a, T> RowsBuilder<'a, T> {
     /// rows.push(4095, 1u32);
     /// assert_eq!(rows.finish()[4095], [1]);
     /// ```
+    #[track_caller]
     pub fn with_capacity_in(rows: usize, values: usize, arena: &'a FrameArena) -> Self {
         assert!(
             rows < u32::MAX as usize,
             "tickarena: RowsBuilder of {rows} rows: rows are counted in u32s"
         );
-        RowsBuilder {
-            pairs: alloc::vec::Vec::with_capacity_in(values, arena),
-            rows,
-            arena,
+        let mut pairs = Vec::new_in(arena);
+        if values > 0 {
+            reserve(&mut pairs, values);
         }
+        RowsBuilder { pairs, rows, arena }
     }
 
     /// Rows the result will have.
@@ -478,12 +547,18 @@ impl<'a, T> RowsBuilder<'a, T> {
     /// assert_eq!(rows.finish()[1], ["late", "later"]);
     /// ```
     #[inline]
+    #[track_caller]
     pub fn push(&mut self, row: usize, value: T) {
         assert!(
             row < self.rows,
             "tickarena: push to row {row} of a RowsBuilder of {} rows",
             self.rows
         );
+        // Grown here, where a refusal becomes the arena's panic: `Vec`'s
+        // own growth would abort.
+        if self.pairs.len() == self.pairs.capacity() {
+            grow(&mut self.pairs);
+        }
         // Nothing else per push (whether the rows came in order is seen
         // at `finish`): a flag kept here costs a store on every push.
         self.pairs.push((row as u32, value));
@@ -505,6 +580,7 @@ impl<'a, T> RowsBuilder<'a, T> {
     /// }
     /// assert_eq!(neighbours.finish()[1], [0, 2]);
     /// ```
+    #[track_caller]
     pub fn extend_row(&mut self, row: usize, values: impl IntoIterator<Item = T>) {
         for value in values {
             self.push(row, value);
@@ -516,7 +592,7 @@ impl<'a, T> RowsBuilder<'a, T> {
     /// # Panics
     ///
     /// If more than `u32::MAX` values were pushed, or the arena cannot
-    /// hold the result.
+    /// hold the result (the message says which arena and what to raise).
     ///
     /// # Example
     ///
@@ -530,6 +606,7 @@ impl<'a, T> RowsBuilder<'a, T> {
     /// assert_eq!(rows.items(), ['a', 'c', 'd']);
     /// assert_eq!(rows.starts(), [0, 1, 1, 3]);
     /// ```
+    #[track_caller]
     pub fn finish(self) -> FrameRows<'a, T> {
         let RowsBuilder { pairs, rows, arena } = self;
         let (starts, len) = counted_starts(arena, rows, pairs.iter().map(|&(row, _)| row as usize));
@@ -552,14 +629,22 @@ impl<'a, T> RowsBuilder<'a, T> {
 /// `rows_of_values` gives (a count per row, then their prefix sums), and
 /// the number of values: the count pass of a counting sort.
 #[inline]
+#[track_caller]
 fn counted_starts(
     arena: &FrameArena,
     rows: usize,
     rows_of_values: impl Iterator<Item = usize>,
 ) -> (&mut [u32], usize) {
+    assert!(
+        rows < u32::MAX as usize,
+        "tickarena: FrameRows of {rows} rows: rows are counted in u32s"
+    );
     let starts = arena.alloc_zeroed_slice::<u32>(rows + 1);
     let mut len = 0;
     for row in rows_of_values {
+        if row >= rows {
+            row_past_the_last(row, rows);
+        }
         starts[row + 1] += 1;
         len += 1;
     }
@@ -573,36 +658,68 @@ fn counted_starts(
 /// Places each value of `pairs` in its row's next free slot of a new
 /// buffer of `len` values, row `r` at `starts[r]..starts[r + 1]`: the fill
 /// pass of a counting sort. `pairs` must give each row as many values as
-/// `starts` counted for it (else it panics: nothing it could hand back
-/// would be initialized).
+/// `starts` counted for it, and no more pairs: else it panics (some slots
+/// would be unwritten, or values dropped unseen).
 #[inline]
+#[track_caller]
 fn place<'a, T>(
     arena: &'a FrameArena,
     starts: &[u32],
     len: usize,
-    pairs: impl Iterator<Item = (usize, T)>,
+    mut pairs: impl Iterator<Item = (usize, T)>,
 ) -> &'a [T] {
     let rows = starts.len() - 1;
     let slots = arena.alloc_uninit_slice::<T>(len);
     let cursor = arena.alloc_slice_copy(&starts[..rows]);
     let mut written = 0;
-    for (row, value) in pairs {
-        let at = &mut cursor[row];
-        slots[*at as usize] = MaybeUninit::new(value);
+    // At most `len` pairs: a row given more values than counted runs into
+    // the next row's slots (seen below), never past the buffer's end
+    // unchecked.
+    for (row, value) in pairs.by_ref().take(len) {
+        // `get_mut`s rather than indexing, which would check the same,
+        // so that a second walk that lies gets the message below.
+        let Some(at) = cursor.get_mut(row) else {
+            other_rows()
+        };
+        let Some(slot) = slots.get_mut(*at as usize) else {
+            other_rows()
+        };
+        *slot = MaybeUninit::new(value);
         *at += 1;
         written += 1;
     }
-    // Every row must have got as many values as counted (pairs walked
-    // twice that change between the walks would leave slots unwritten).
-    let filled = written == len && (0..rows).all(|row| cursor[row] == starts[row + 1]);
-    assert!(
-        filled,
-        "tickarena: FrameRows: the pairs gave other rows the second time they were walked"
-    );
+    // Every row got as many values as counted, and there is no pair more:
+    // each row's cursor went from its start to its end, one step per value
+    // written to it, and `written` steps in all. (Values that overran
+    // their row were overwritten, unseen: never dropped, as any value here.)
+    let filled = written == len
+        && (0..rows).all(|row| cursor[row] == starts[row + 1])
+        && pairs.next().is_none();
+    if !filled {
+        other_rows();
+    }
     // SAFETY: row r's cursor started at `starts[r]` and ended at
-    // `starts[r + 1]`, one step per value written to it: each row's slots
-    // were written once each, and the rows' ranges tile `0..len`.
+    // `starts[r + 1]` (checked above), one step per value written to it:
+    // each row's slots were written once each, and the rows' ranges tile
+    // `0..len`.
     unsafe { slots.assume_init_mut() }
+}
+
+/// A row at or past `rows` in pairs or in `group_by_in`'s `row_of`.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn row_past_the_last(row: usize, rows: usize) -> ! {
+    panic!("tickarena: row {row} of FrameRows of {rows} rows")
+}
+
+/// Pairs walked twice that gave a row another number of values the
+/// second time.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn other_rows() -> ! {
+    panic!("tickarena: FrameRows: the pairs gave other rows the second time they were walked")
 }
 
 impl<T: fmt::Debug> fmt::Debug for RowsBuilder<'_, T> {

@@ -42,6 +42,7 @@
 
 mod impls;
 mod limits;
+mod missing;
 mod ser;
 
 use core::fmt;
@@ -182,6 +183,15 @@ pub fn arena_refused(arena: &FrameArena) -> bool {
 /// let name: &str = decode(&arena, r#""ann""#);
 /// assert_eq!(name, "ann");
 /// ```
+///
+/// A type that is not `DeserializeIn` (a struct of yours inside a list, a
+/// box or an `Option` of a derived type) is named in rustc's error with
+/// what to do: derive `DeserializeIn` for it too.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be deserialized into a frame arena",
+    label = "`{Self}` is not `DeserializeIn<'a>`",
+    note = "derive `DeserializeIn` for it too (`#[derive(tickarena::DeserializeIn)]`, its arena data borrowing one lifetime `'a`), or implement `tickarena::serde::DeserializeIn` by hand"
+)]
 pub trait DeserializeIn<'a>: Sized {
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
     ///
@@ -337,5 +347,6 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 /// What the derive's generated code names (not part of the API).
 #[doc(hidden)]
 pub mod __private {
+    pub use super::missing::MissingField;
     pub use ::serde;
 }

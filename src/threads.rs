@@ -32,7 +32,10 @@ use core::ptr::{self, NonNull};
 use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::arena::{ArenaError, ArenaStats, FrameArena, FrameArenaBuilder, TagBytes};
+use crate::arena::{
+    ArenaError, ArenaStats, Budgets, FrameArena, FrameArenaBuilder, FrameBreaches, Refusals,
+    TagBytes,
+};
 use crate::segmented::SegmentedList;
 
 /// One frame arena per thread, reset together. `Send + Sync`: share it by
@@ -141,6 +144,10 @@ pub struct ThreadArenas {
     frames: u64,
     /// The last finished frame's bytes per tag, summed over the threads.
     last_frame_tags: TagBytes,
+    last_frame_refusals: Refusals,
+    /// The set's budgets (its builder's), on the sum over the threads:
+    /// its arenas check none of their own.
+    budgets: Budgets,
     /// The set's sums in Tracy, under the builder's name (its arenas are
     /// not plotted one by one).
     #[cfg(feature = "tracy")]
@@ -256,12 +263,40 @@ impl ThreadArenas {
     /// A set whose arenas are made from `builder` (reservation, retained
     /// size, huge pages), one per thread.
     ///
+    /// The builder's budgets ([`budget`](FrameArenaBuilder::budget),
+    /// [`frame_budget`](FrameArenaBuilder::frame_budget)) are on the
+    /// frame's sum over the threads, checked by the set at its
+    /// [`reset`](Self::reset) with the builder's policy (the arenas check
+    /// none of their own): see `guide::budgets`.
+    ///
     /// # Example
     ///
     /// ```
     /// let builder = tickarena::FrameArena::builder().reserve(64 << 20).retain(1 << 20);
     /// let arenas = tickarena::ThreadArenas::with_builder(builder);
     /// assert_eq!(arenas.local().stats().reserved, 64 << 20);
+    /// ```
+    ///
+    /// A budget of 200 bytes for a tag, which two threads of 150 each
+    /// break together:
+    ///
+    /// ```
+    /// use tickarena::{BudgetPolicy, FrameArena, Tag, ThreadArenas};
+    ///
+    /// const JOBS: Tag = Tag::new("jobs");
+    /// let builder = FrameArena::builder().budget(JOBS, 200).budget_policy(BudgetPolicy::Count);
+    /// let mut arenas = ThreadArenas::with_builder(builder);
+    /// std::thread::scope(|scope| {
+    ///     for _ in 0..2 {
+    ///         scope.spawn(|| {
+    ///             let _jobs = arenas.local().tag(JOBS);
+    ///             arenas.local().alloc([0u8; 150]);
+    ///         });
+    ///     }
+    /// });
+    /// arenas.reset();
+    /// assert_eq!(arenas.stats().over_budget, 1);
+    /// assert!(arenas.last_frame_tag_bytes().over_budget().eq([(JOBS, 300, 200)]));
     /// ```
     pub fn with_builder(builder: FrameArenaBuilder) -> ThreadArenas {
         ThreadArenas {
@@ -274,10 +309,12 @@ impl ThreadArenas {
             plots: crate::tracy::ArenaPlots::new(Some(
                 builder.arena_name().unwrap_or("tickarena threads"),
             )),
+            budgets: builder.budgets(),
             builder,
             high_water: 0,
             frames: 0,
             last_frame_tags: TagBytes::default(),
+            last_frame_refusals: Refusals::default(),
         }
     }
 
@@ -413,13 +450,10 @@ impl ThreadArenas {
             None => match Self::free_arena_for(thread, claims) {
                 Some(index) => index,
                 None => {
-                    let arena = self.builder.clone().build()?;
+                    let mut arena = self.builder.clone().build()?;
+                    arena.leave_budgets_to_owner();
                     #[cfg(feature = "tracy")]
-                    let arena = {
-                        let mut arena = arena;
-                        arena.stop_plotting();
-                        arena
-                    };
+                    arena.stop_plotting();
                     arenas.push(CachePadded(arena));
                     claims.push(Claim {
                         holder: NO_THREAD,
@@ -475,6 +509,10 @@ impl ThreadArenas {
 
     /// Ends the frame on every thread's arena at once: all their
     /// allocations are gone, and any thread may take any arena next frame.
+    /// Then the set's budgets are checked on the frame's sum (see
+    /// [`with_builder`](Self::with_builder)): a
+    /// [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) panics once
+    /// every arena is reset.
     ///
     /// # Example
     ///
@@ -489,6 +527,13 @@ impl ThreadArenas {
     /// assert_eq!(arenas.stats().high_water, 16);
     /// ```
     pub fn reset(&mut self) {
+        self.reset_deferring_panic().panic_unless_unwinding();
+    }
+
+    /// [`reset`](Self::reset), handing back the breaches a
+    /// [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) is to panic
+    /// with: every arena is reset first.
+    pub(crate) fn reset_deferring_panic(&mut self) -> FrameBreaches {
         let peak = self.peak();
         self.high_water = self.high_water.max(peak);
         // The tables are read before the arenas empty them.
@@ -497,14 +542,22 @@ impl ThreadArenas {
             .registry
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
+        let mut refusals = Refusals::default();
         for CachePadded(arena) in registry.arenas.iter_mut() {
+            refusals.add(&arena.refusals());
+            // Checks no budget (the set does, below): cannot panic.
             arena.reset();
         }
+        self.last_frame_refusals = refusals;
         for claim in &mut registry.claims {
             claim.holder = NO_THREAD;
         }
         // Every cached arena pointer now has a stale key.
         self.frame_key = new_frame_key();
+        let name = self.builder.arena_name();
+        let breaches = self
+            .budgets
+            .check(name, self.frames, &self.last_frame_tags, peak);
         self.frames += 1;
         #[cfg(feature = "tracy")]
         {
@@ -515,6 +568,7 @@ impl ThreadArenas {
                 self.plots.plot_tags(&self.last_frame_tags);
             }
         }
+        breaches
     }
 
     /// This frame's bytes per tag, summed over every thread's arena (each
@@ -548,6 +602,8 @@ impl ThreadArenas {
         for CachePadded(arena) in registry.arenas.iter() {
             tags.add(&arena.tag_bytes());
         }
+        // The set's budgets are on the sum.
+        tags.judge();
         tags
     }
 
@@ -571,6 +627,25 @@ impl ThreadArenas {
     /// ```
     pub fn last_frame_tag_bytes(&self) -> TagBytes {
         self.last_frame_tags
+    }
+
+    /// The last finished frame's refused allocations, summed over the
+    /// threads (taken at [`reset`](Self::reset), before the arenas
+    /// forgot them).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, ThreadArenas};
+    ///
+    /// let mut arenas = ThreadArenas::with_builder(FrameArena::builder().reserve(64 << 10));
+    /// assert!(arenas.local().try_alloc([0u8; 100 << 10]).is_err());
+    /// arenas.reset();
+    /// assert_eq!(arenas.last_frame_refusals().count(), 1);
+    /// assert_eq!(arenas.last_frame_refusals().bytes(), 100 << 10);
+    /// ```
+    pub fn last_frame_refusals(&self) -> Refusals {
+        self.last_frame_refusals
     }
 
     /// Ends the frame like [`reset`](Self::reset), by value.
@@ -641,11 +716,10 @@ impl ThreadArenas {
             committed: 0,
             reserved: 0,
             frames: self.frames,
-            over_budget: 0,
+            over_budget: self.budgets.breaches,
         };
         self.for_each_thread(|stats| {
             total.used += stats.used;
-            total.over_budget += stats.over_budget;
             total.committed += stats.committed;
             total.reserved += stats.reserved;
         });

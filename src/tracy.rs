@@ -2,7 +2,8 @@
 //! every reset of a [`FrameArena`](crate::FrameArena) or
 //! [`ThreadArenas`](crate::ThreadArenas), the frame's bytes, the
 //! high-water mark and the committed bytes, as memory plots, and the
-//! frame's bytes per [`Tag`](crate::Tag), one plot each; and every
+//! frame's peak per [`Tag`](crate::Tag) (what budgets, the sizing report
+//! and the CSV go by), one plot each; and every
 //! tick of the frame loop, the tick's arena bytes. Plotted only while a
 //! Tracy client runs (`tracy_client::Client::running()`): with
 //! tracy-client's `manual-lifetime` feature, from `Client::start()` on.
@@ -43,6 +44,9 @@ struct MemoryPlot {
     owner: &'static str,
     what: &'static str,
     name: Option<PlotName>,
+    /// The last point plotted (for the tests: Tracy cannot be read).
+    #[cfg(test)]
+    last: Option<usize>,
 }
 
 impl MemoryPlot {
@@ -51,6 +55,8 @@ impl MemoryPlot {
             owner,
             what,
             name: None,
+            #[cfg(test)]
+            last: None,
         }
     }
 
@@ -65,6 +71,10 @@ impl MemoryPlot {
         });
         client.plot(name, bytes as f64);
         PLOTS_SENT.fetch_add(1, Ordering::Relaxed);
+        #[cfg(test)]
+        {
+            self.last = Some(bytes);
+        }
     }
 }
 
@@ -92,12 +102,14 @@ impl ArenaPlots {
     }
 
     /// Plots one frame's bytes per tag (`owner: tag`), if a client is
-    /// running.
+    /// running: each tag's peak, the figure its budget, the report and the
+    /// CSV go by (a tag whose scratch was freed before the frame ended
+    /// shows what it held, not the little it kept).
     pub(crate) fn plot_tags(&mut self, table: &crate::TagBytes) {
         let Some(client) = Client::running() else {
             return;
         };
-        for (tag, bytes) in table.iter() {
+        for (tag, bytes) in table.peaks() {
             let index = match self.tags.iter().position(|plot| plot.what == tag.name()) {
                 Some(index) => index,
                 None => {
@@ -132,6 +144,32 @@ impl TickPlot {
     pub(crate) fn plot(&mut self, bytes: usize) {
         if let Some(client) = Client::running() {
             self.0.plot(&client, bytes);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FrameArena, Tag};
+
+    #[test]
+    fn each_tag_is_plotted_at_its_peak_as_budgets_and_the_report_have_it() {
+        const AI: Tag = Tag::new("ai");
+        let arena = FrameArena::new();
+        {
+            let _ai = arena.tag(AI);
+            drop(Vec::<u8, _>::with_capacity_in(1000, &arena)); // scratch, freed
+            arena.alloc(0u64);
+        }
+        let table = arena.tag_bytes();
+        let mut plots = ArenaPlots::new(Some("tags test"));
+        plots.plot_tags(&table);
+        // Without tracy-client's `enable`, a client always runs (a no-op).
+        if Client::running().is_some() {
+            let ai = plots.tags.iter().find(|plot| plot.what == "ai").unwrap();
+            assert_eq!(ai.last, Some(table.peak(AI)));
+            assert_eq!(ai.last, Some(1000));
         }
     }
 }

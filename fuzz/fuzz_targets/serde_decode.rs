@@ -3,7 +3,10 @@
 //! each input: no panic, no UB, nothing past the reservation (a refusal is
 //! an error). What decodes is a model check: encoded again, it decodes to
 //! the same packet (the same bytes again), and serde's own derive reads the same bytes into the
-//! heap shape.
+//! heap shape. The same bytes also go to the differential model of
+//! `tests/models/serde_decode.rs`: serde's derive and `DeserializeIn` on
+//! its packet (options, defaults, raw identifiers, renames, recursive
+//! enums) give the same value or both an error.
 
 #![no_main]
 
@@ -17,6 +20,9 @@ use tickarena::serde::InArena;
 mod snapshot;
 
 use snapshot::{HeapSnapshot, Snapshot};
+
+#[path = "../../tests/models/serde_decode.rs"]
+mod model;
 
 thread_local! {
     static ARENA: RefCell<FrameArena> =
@@ -41,5 +47,6 @@ libfuzzer_sys::fuzz_target!(|bytes: &[u8]| {
         }
         assert!(arena.used() <= arena.stats().reserved);
         arena.reset();
+        model::check_postcard(&mut arena, bytes);
     });
 });

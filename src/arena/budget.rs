@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::tags::{Tag, TagBytes};
+use super::tags::{MAX_TAGS, Tag, TagBytes};
 
 /// A frame in which a tag held more than its budget at once.
 ///
@@ -83,18 +83,23 @@ pub enum BudgetPolicy {
     /// Counted, nothing else.
     Count,
     /// One line on stderr at most once every `every_frames` frames of the
-    /// arena, the first breach's, with the count of breaches since the
-    /// last line. The default, every 300 frames (5 s at 60 Hz). Without
-    /// the `std` feature, counted only.
+    /// arena: the largest breach (the most bytes over its budget) since
+    /// the last line, with how many there were. A breach with no line for
+    /// `every_frames` frames gets one at once; those that come sooner are
+    /// told at the end of the window. The default, every 300 frames (5 s
+    /// at 60 Hz). Without the `std` feature, counted only.
     Log {
         /// Frames between two lines at least.
         every_frames: u32,
     },
     /// The game's function, called for every breach at the frame's end.
     Hook(fn(&Breach)),
-    /// A panic at the frame's end (the arena already reset), with the
-    /// breach: for tests and debug builds. A frame reset while a panic
-    /// unwinds counts its breach without a second panic.
+    /// A panic at the frame's end, with every breach of the frame (one
+    /// line each), once the arena is reset and ready for the next frame:
+    /// for tests and debug builds. A [`ThreadArenas`](crate::ThreadArenas)
+    /// panics once every thread's arena is reset, a frame loop once the
+    /// tick is recorded and counted. A frame reset while a panic unwinds
+    /// counts its breaches without a second panic.
     Panic,
 }
 
@@ -111,24 +116,47 @@ pub(crate) struct Budgets {
     /// The whole frame's budget (`Tag::WHOLE_FRAME`).
     pub(crate) frame_budget: Option<usize>,
     pub(crate) breaches: u64,
-    /// Breaches since the last log line, and the frame of that line.
+    /// The arena's owner checks its budgets on a sum of several arenas
+    /// (a `ThreadArenas`): the arena itself checks nothing.
+    pub(crate) left_to_owner: bool,
+    /// Breaches since the last log line, the largest of them, and the
+    /// frame of that line.
     unlogged: u64,
+    worst_unlogged: Option<Breach>,
     last_line: Option<u64>,
-    /// Lines logged (for the tests of the window).
+    /// Lines logged and the breach each last named (for the tests of the
+    /// window).
     #[cfg(test)]
     lines: u64,
+    #[cfg(test)]
+    last_logged: Option<Breach>,
 }
 
 impl Budgets {
+    pub(crate) fn new(policy: BudgetPolicy, frame_budget: Option<usize>) -> Budgets {
+        Budgets {
+            policy,
+            frame_budget,
+            ..Budgets::default()
+        }
+    }
+
     /// Handles the breaches of a frame that ended with `table`, its peak
-    /// `peak`.
+    /// `peak`: every one is counted, and handed to the policy. Those of
+    /// [`BudgetPolicy::Panic`] come back, for the caller to panic with
+    /// once everything it owns is ready for the next frame.
+    #[must_use = "the breaches to panic with"]
     pub(crate) fn check(
         &mut self,
         arena: Option<&'static str>,
         frame: u64,
         table: &TagBytes,
         peak: usize,
-    ) {
+    ) -> FrameBreaches {
+        let mut to_panic = FrameBreaches::default();
+        if self.left_to_owner {
+            return to_panic;
+        }
         let whole_frame = self
             .frame_budget
             .filter(|&budget| peak > budget)
@@ -144,38 +172,106 @@ impl Budgets {
             self.breaches += 1;
             match self.policy {
                 BudgetPolicy::Count => {}
-                BudgetPolicy::Log { every_frames } => {
-                    let due = self
-                        .last_line
-                        .is_none_or(|line| frame >= line + u64::from(every_frames));
-                    if due {
-                        log(&breach, self.unlogged);
-                        #[cfg(test)]
-                        {
-                            self.lines += 1;
-                        }
-                        self.unlogged = 0;
-                        self.last_line = Some(frame);
-                    } else {
-                        self.unlogged += 1;
+                BudgetPolicy::Log { .. } => {
+                    self.unlogged += 1;
+                    if self
+                        .worst_unlogged
+                        .is_none_or(|worst| over(&breach) > over(&worst))
+                    {
+                        self.worst_unlogged = Some(breach);
                     }
                 }
                 BudgetPolicy::Hook(hook) => hook(&breach),
-                BudgetPolicy::Panic => panic_unless_unwinding(&breach),
+                BudgetPolicy::Panic => to_panic.push(breach),
             }
         }
+        if let BudgetPolicy::Log { every_frames } = self.policy {
+            self.log_if_due(frame, every_frames);
+        }
+        to_panic
+    }
+
+    /// One line for the window, when it is due: the largest breach since
+    /// the last line, with how many there were. Checked at every frame's
+    /// end, so a window's breaches are told at its end even when no
+    /// breach follows.
+    fn log_if_due(&mut self, frame: u64, every_frames: u32) {
+        let due = self
+            .last_line
+            .is_none_or(|line| frame >= line + u64::from(every_frames));
+        let Some(worst) = self.worst_unlogged.filter(|_| due) else {
+            return;
+        };
+        log(&worst, self.unlogged - 1);
+        #[cfg(test)]
+        {
+            self.lines += 1;
+            self.last_logged = Some(worst);
+        }
+        self.unlogged = 0;
+        self.worst_unlogged = None;
+        self.last_line = Some(frame);
     }
 }
 
-/// Panics with the breach, unless the thread is already unwinding (a
-/// frame reset while a panic unwinds through the game): a second panic
-/// would abort the process, so that breach is only counted.
-fn panic_unless_unwinding(breach: &Breach) {
-    #[cfg(feature = "std")]
-    if std::thread::panicking() {
-        return;
+/// How far a breach went over its budget: what "the largest" means.
+fn over(breach: &Breach) -> usize {
+    breach.bytes - breach.budget
+}
+
+/// The breaches of one frame that a [`BudgetPolicy::Panic`] is to panic
+/// with (at most one per tag and the whole frame's), kept without the
+/// heap until the frame's owner has reset everything.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct FrameBreaches {
+    breaches: [Option<Breach>; MAX_TAGS + 1],
+    len: usize,
+}
+
+impl FrameBreaches {
+    fn push(&mut self, breach: Breach) {
+        if let Some(slot) = self.breaches.get_mut(self.len) {
+            *slot = Some(breach);
+            self.len += 1;
+        }
     }
-    panic!("{breach}");
+
+    /// Adds `other`'s breaches after these (a frame loop's arena and its
+    /// workers').
+    pub(crate) fn append(&mut self, other: FrameBreaches) {
+        other.iter().for_each(|breach| self.push(*breach));
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Breach> {
+        self.breaches[..self.len].iter().flatten()
+    }
+
+    /// Panics with every breach, if there is one, unless the thread is
+    /// already unwinding (a frame reset while a panic unwinds through the
+    /// game): a second panic would abort the process, so those breaches
+    /// are only counted.
+    pub(crate) fn panic_unless_unwinding(self) {
+        if self.len == 0 {
+            return;
+        }
+        #[cfg(feature = "std")]
+        if std::thread::panicking() {
+            return;
+        }
+        panic!("{self}");
+    }
+}
+
+impl fmt::Display for FrameBreaches {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, breach) in self.iter().enumerate() {
+            if index > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{breach}")?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(feature = "std")]
@@ -183,7 +279,10 @@ fn log(breach: &Breach, unlogged: u64) {
     if unlogged == 0 {
         std::eprintln!("{breach}");
     } else {
-        std::eprintln!("{breach} (and {unlogged} more breaches since the last line)");
+        std::eprintln!(
+            "{breach} (the largest of {} breaches since the last line)",
+            unlogged + 1
+        );
     }
 }
 
@@ -209,12 +308,46 @@ mod tests {
             ..Budgets::default()
         };
         for frame in 0..25 {
-            budgets.check(None, frame, &table, 0);
+            let _ = budgets.check(None, frame, &table, 0);
         }
         // Lines at frames 0, 10 and 20; 4 breaches wait for the next one.
         assert_eq!(
             (budgets.breaches, budgets.lines, budgets.unlogged),
             (25, 3, 4)
         );
+    }
+
+    #[test]
+    fn the_log_policy_names_the_largest_breach_of_its_window() {
+        const LEVEL: Tag = Tag::new("level");
+        let arena = FrameArena::new();
+        arena.set_budget(AI, 1);
+        arena.set_budget(LEVEL, 1);
+        {
+            let _ai = arena.tag(AI);
+            arena.alloc(0u16);
+        }
+        let small = arena.tag_bytes();
+        {
+            let _level = arena.tag(LEVEL);
+            arena.alloc([0u8; 1 << 16]); // a level load, far over its budget
+        }
+        let large = arena.tag_bytes();
+        let mut budgets = Budgets {
+            policy: BudgetPolicy::Log { every_frames: 10 },
+            ..Budgets::default()
+        };
+        let _ = budgets.check(None, 0, &small, 0); // the first: a line at once
+        for frame in 1..10 {
+            let table = if frame == 5 { &large } else { &small };
+            let _ = budgets.check(None, frame, table, 0);
+        }
+        // Frame 10, with no breach of its own, ends the window: its line
+        // names the level's breach of frame 5, the largest since the last
+        // line, not the first.
+        let _ = budgets.check(None, 10, &TagBytes::default(), 0);
+        let named = budgets.last_logged.unwrap();
+        assert_eq!((named.tag, named.frame, named.bytes), (LEVEL, 5, 1 << 16));
+        assert_eq!(budgets.lines, 2);
     }
 }

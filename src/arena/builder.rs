@@ -241,6 +241,12 @@ impl FrameArenaBuilder {
         self
     }
 
+    /// The budget policy and whole-frame budget given, for an owner that
+    /// checks the budgets of the arenas it builds on their sum.
+    pub(crate) fn budgets(&self) -> super::Budgets {
+        super::Budgets::new(self.budget_policy, self.frame_budget)
+    }
+
     /// Reserves the address space and creates the arena.
     ///
     /// # Errors

@@ -56,11 +56,16 @@ impl fmt::Display for Refusal {
                  FrameArena::from_buffer a larger buffer, or allocate less per frame"
             )
         } else if size.saturating_add(align - 1) > reserved - used {
+            // What the frame asked for so far, with this request: a floor
+            // for the reservation (the rest of the frame is unknown here;
+            // the sizing report of a run that handles refusals knows it).
+            let needed = used.saturating_add(size);
             write!(
                 f,
                 "frame arena reservation exhausted: asked for {size} bytes \
                  (align {align}) with {used} of {reserved} reserved bytes in use this frame; \
-                 reserve more address space with FrameArena::builder().reserve(bytes)"
+                 reserve more address space with FrameArena::builder().reserve(bytes): this \
+                 frame needs at least {needed} bytes"
             )
         } else {
             write!(

@@ -4,10 +4,13 @@
 //! A bump arena knows where its top is. The bytes a tag used are the
 //! distance the top moved while that tag was current, so a switch adds
 //! `top - since` to the tag going out and remembers the top; the
-//! allocation path does not know tags exist. The figures live in a small
-//! table of [`MAX_TAGS`] slots inside the arena (no heap), which keeps its
-//! tags from frame to frame so that their order is stable (a report's
-//! columns) and a switch finds its slot in a few compares.
+//! allocation path does not know tags exist. A free that takes the top
+//! below where the current tag's turn began gives those bytes back to the
+//! tags that own them (see `Ledger`), off the untagged free path. The
+//! figures live in a small table of [`MAX_TAGS`] slots inside the arena (no
+//! heap), which keeps its tags from frame to frame so that their order is
+//! stable (a report's columns) and a switch finds its slot in a few
+//! compares.
 
 use core::cell::Cell;
 use core::fmt;
@@ -224,6 +227,9 @@ struct TagEntry {
     bytes: usize,
     peak: usize,
     budget: Option<usize>,
+    /// Over its budget, as the budget's holder checked it (one arena, a
+    /// `ThreadArenas`' sum): what its policy counted.
+    over: bool,
 }
 
 impl Default for TagBytes {
@@ -250,8 +256,8 @@ impl TagBytes {
             .map(|entry| (entry.tag, entry.bytes))
     }
 
-    /// The bytes charged to `tag` (0 if it has none): the net of what it
-    /// allocated and gave back, as [`FrameArena::bytes_by_tag`] has it.
+    /// The bytes `tag` holds (0 if it has none), as
+    /// [`FrameArena::bytes_by_tag`] has them.
     ///
     /// # Example
     ///
@@ -312,7 +318,13 @@ impl TagBytes {
     }
 
     /// The tags whose [`peak`](Self::peak) is over their budgets: `(tag,
-    /// peak, budget)`.
+    /// peak, budget)`. Exactly the breaches the budgets' policies counted
+    /// for the frame: an arena's table compares each tag's peak with its
+    /// budget; a [`ThreadArenas`](crate::ThreadArenas)' table the peaks
+    /// summed over its threads (its budget is on the sum); a sum of
+    /// tables from several budget holders made with [`add`](Self::add),
+    /// such as a [`FrameRecord`](crate::frame_loop::FrameRecord)'s, the
+    /// tags any of them found over.
     ///
     /// # Example
     ///
@@ -329,9 +341,18 @@ impl TagBytes {
         self.entries[..usize::from(self.len)]
             .iter()
             .filter_map(|entry| match entry.budget {
-                Some(budget) if entry.peak > budget => Some((entry.tag, entry.peak, budget)),
+                Some(budget) if entry.over => Some((entry.tag, entry.peak, budget)),
                 _ => None,
             })
+    }
+
+    /// Each tag over its budget from now on is the one whose peak, as this
+    /// table has it, is more than its budget: a `ThreadArenas` judges its
+    /// sum so.
+    pub(crate) fn judge(&mut self) {
+        for entry in &mut self.entries[..usize::from(self.len)] {
+            entry.over = entry.budget.is_some_and(|budget| entry.peak > budget);
+        }
     }
 
     /// The sum of every tag's bytes.
@@ -347,9 +368,12 @@ impl TagBytes {
         self.iter().map(|(_, bytes)| bytes).sum()
     }
 
-    /// Adds `other`'s bytes to this table's, tag by tag (a budget is kept
-    /// where either has one). A tag that does not fit goes to the last
-    /// slot's tag.
+    /// Adds `other`'s bytes to this table's, tag by tag: a sum of two
+    /// budget holders' tables (a frame loop's arena and its workers). A
+    /// budget is kept where either has one (`other`'s where only it found
+    /// the tag over), and a tag is [over](Self::over_budget) where either
+    /// found it so: each was checked against its own holder's budget. A
+    /// tag that does not fit goes to the last slot's tag.
     ///
     /// # Example
     ///
@@ -370,7 +394,12 @@ impl TagBytes {
             let mine = &mut self.entries[slot];
             mine.bytes += entry.bytes;
             mine.peak += entry.peak;
-            mine.budget = mine.budget.or(entry.budget);
+            mine.budget = if entry.over && !mine.over {
+                entry.budget
+            } else {
+                mine.budget.or(entry.budget)
+            };
+            mine.over |= entry.over;
         }
     }
 
@@ -405,21 +434,43 @@ impl fmt::Debug for TagBytes {
     }
 }
 
-/// The arena's own table: each slot's tag, net bytes this frame and
-/// budget, which slot is current and where the top was when it became so.
+/// Runs of the top a ledger remembers the owner of (see [`Ledger`]).
+pub(crate) const RUNS: usize = 32;
+
+/// The arena's own table: each slot's tag, bytes this frame and budget,
+/// which slot is current and where the top was when it became so.
 /// Plain `Cell`s: only the arena's thread touches them.
+///
+/// A byte belongs to the tag that was current when the top moved up over
+/// it, until the top moves down over it again. A turn's bytes are charged
+/// at the switch that ends it; a free or shrink that takes the top below
+/// where the turn began gives the bytes under it back to their owners at
+/// once (see [`settle`](Self::settle)), from a stack of the newest
+/// [`RUNS`] runs of one owner below the turn. So a slot's bytes never go
+/// below 0, they sum to the bytes used, and a turn that frees another
+/// tag's bytes and then allocates has its peak from what it really holds.
+/// Bytes below the runs kept (a frame whose frees go back past its
+/// newest [`RUNS`] runs) are known only as each slot's total there.
 pub(crate) struct Ledger {
     tags: [Cell<Tag>; MAX_TAGS],
-    /// Net bytes: the top can move down (the newest allocation freed, a
-    /// scope closed), so a slot may briefly hold less than it was given.
+    /// The bytes each slot owns, but for the current turn's (from `since`
+    /// to the top, charged when the turn ends).
     bytes: [Cell<isize>; MAX_TAGS],
-    /// The most bytes each slot held at once this frame (its net before a
-    /// turn plus the turn's high above where the turn began).
+    /// The most bytes each slot held at once this frame (its bytes before
+    /// a turn plus the turn's high above where the turn began).
     peaks: [Cell<isize>; MAX_TAGS],
     budgets: [Cell<Option<usize>>; MAX_TAGS],
     len: Cell<u8>,
     current: Cell<u8>,
     since: Cell<usize>,
+    /// The runs below `since`, a ring: where each ends, and its slot. The
+    /// newest ends at `since`; the oldest starts at `floor`.
+    run_ends: [Cell<usize>; RUNS],
+    run_slots: [Cell<u8>; RUNS],
+    /// Where the next run goes in the ring, and how many it holds.
+    run_next: Cell<u8>,
+    run_count: Cell<u8>,
+    floor: Cell<usize>,
 }
 
 impl Ledger {
@@ -432,6 +483,11 @@ impl Ledger {
             len: Cell::new(1),
             current: Cell::new(0),
             since: Cell::new(base),
+            run_ends: core::array::from_fn(|_| Cell::new(base)),
+            run_slots: core::array::from_fn(|_| Cell::new(0)),
+            run_next: Cell::new(0),
+            run_count: Cell::new(0),
+            floor: Cell::new(base),
         }
     }
 
@@ -476,7 +532,117 @@ impl Ledger {
         let [bytes, peak] = self.figures_with_turn(from, since, top, high);
         self.bytes[usize::from(from)].set(bytes);
         self.peaks[usize::from(from)].set(peak);
+        if top > since {
+            self.push_run(from, top);
+        }
         from
+    }
+
+    /// Where the current turn began: a top lowered below it gives other
+    /// turns' bytes back ([`settle`](Self::settle)).
+    #[inline]
+    pub(crate) fn since(&self) -> usize {
+        self.since.get()
+    }
+
+    /// The top goes down to `new_top`, below where the current turn began
+    /// (it was at most `high` in the turn): the turn's peak takes its high,
+    /// the bytes between go back to their owners, and the turn starts
+    /// again at `new_top`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn settle(&self, high: usize, new_top: usize) {
+        let (current, since) = (self.current.get(), self.since.get());
+        let [_, peak] = self.figures_with_turn(current, since, since, high);
+        self.peaks[usize::from(current)].set(peak);
+        self.give_back(since, new_top);
+        self.since.set(new_top);
+    }
+
+    /// The runs' bytes from `at` down to `to` go back to their owners.
+    fn give_back(&self, mut at: usize, to: usize) {
+        while at > to {
+            let count = self.run_count.get();
+            if count == 0 {
+                return self.give_back_below_runs(at, to);
+            }
+            let newest = (usize::from(self.run_next.get()) + RUNS - 1) % RUNS;
+            let start = self.run_start(newest, count);
+            let down_to = start.max(to);
+            let slot = usize::from(self.run_slots[newest].get());
+            self.bytes[slot].set(self.bytes[slot].get() - (at - down_to) as isize);
+            if down_to == start {
+                self.run_next.set(newest as u8);
+                self.run_count.set(count - 1);
+            } else {
+                self.run_ends[newest].set(down_to);
+            }
+            at = down_to;
+        }
+    }
+
+    /// Past the runs kept, only each slot's total is known: the bytes go
+    /// back from the slots met last first (the frame's newest tags).
+    #[cold]
+    fn give_back_below_runs(&self, mut at: usize, to: usize) {
+        for slot in (0..usize::from(self.len.get())).rev() {
+            let held = self.bytes[slot].get().max(0) as usize;
+            let taken = held.min(at - to);
+            self.bytes[slot].set(self.bytes[slot].get() - taken as isize);
+            at -= taken;
+        }
+        debug_assert_eq!(at, to, "the slots hold every byte below the runs");
+        self.floor.set(to);
+    }
+
+    /// Where the run at ring index `index` starts, `count` runs kept.
+    fn run_start(&self, index: usize, count: u8) -> usize {
+        if count > 1 {
+            self.run_ends[(index + RUNS - 1) % RUNS].get()
+        } else {
+            self.floor.get()
+        }
+    }
+
+    /// `slot` owns the bytes up to `end` above the newest run: the run
+    /// grows when it is the same slot's, else a new one is kept (the
+    /// oldest forgotten when the ring is full).
+    #[inline]
+    fn push_run(&self, slot: u8, end: usize) {
+        let (next, count) = (usize::from(self.run_next.get()), self.run_count.get());
+        let newest = (next + RUNS - 1) % RUNS;
+        if count > 0 && self.run_slots[newest].get() == slot {
+            self.run_ends[newest].set(end);
+            return;
+        }
+        if usize::from(count) == RUNS {
+            // The oldest is at `next`: its bytes are below the runs now.
+            self.floor.set(self.run_ends[next].get());
+        } else {
+            self.run_count.set(count + 1);
+        }
+        self.run_ends[next].set(end);
+        self.run_slots[next].set(slot);
+        self.run_next.set(((next + 1) % RUNS) as u8);
+    }
+
+    /// A scope rewound the top to `top`: the runs above it are gone (the
+    /// scope puts the bytes back itself, see `restore_nets`).
+    fn cut_runs(&self, top: usize) {
+        while self.run_count.get() > 0 {
+            let count = self.run_count.get();
+            let newest = (usize::from(self.run_next.get()) + RUNS - 1) % RUNS;
+            if self.run_ends[newest].get() <= top {
+                return;
+            }
+            if self.run_start(newest, count) >= top {
+                self.run_next.set(newest as u8);
+                self.run_count.set(count - 1);
+            } else {
+                self.run_ends[newest].set(top);
+            }
+        }
+        self.floor.set(self.floor.get().min(top));
     }
 
     /// Slot `slot`'s net and peak with a turn from `since` to `top` (at
@@ -519,11 +685,13 @@ impl Ledger {
         };
         for slot in 0..self.len.get() {
             let [bytes, peak] = self.figures_at(slot, top, high);
+            let budget = self.budgets[usize::from(slot)].get();
             table.entries[usize::from(slot)] = TagEntry {
                 tag: self.tag_at(slot),
                 bytes,
                 peak,
-                budget: self.budgets[usize::from(slot)].get(),
+                budget,
+                over: budget.is_some_and(|budget| peak > budget),
             };
         }
         table
@@ -542,12 +710,14 @@ impl Ledger {
     }
 
     /// Puts back the nets and the turn's start that [`nets`](Self::nets)
-    /// gave; slots made since get 0. The peaks stay.
+    /// gave (the top back at `since`); slots made since get 0. The peaks
+    /// stay.
     pub(crate) fn restore_nets(&self, (nets, since): ([isize; MAX_TAGS], usize)) {
         for (slot, net) in self.bytes.iter().zip(nets) {
             slot.set(net);
         }
         self.since.set(since);
+        self.cut_runs(since);
     }
 
     /// The frame ended: every slot starts again at 0 from `base`. The tags
@@ -557,6 +727,8 @@ impl Ledger {
         self.bytes[..len].iter().for_each(|bytes| bytes.set(0));
         self.peaks[..len].iter().for_each(|peak| peak.set(0));
         self.since.set(base);
+        self.run_count.set(0);
+        self.floor.set(base);
     }
 }
 
@@ -585,6 +757,9 @@ impl FrameArena {
     /// };
     /// assert_eq!(paths.len(), 3);
     /// assert_eq!(arena.tag_bytes().get(PATHS), arena.used());
+    /// drop(paths); // after its guard: the bytes go back to PATHS all the same
+    /// assert_eq!(arena.tag_bytes().get(PATHS), 0);
+    /// assert_eq!(arena.bytes_by_tag().map(|(_, bytes)| bytes).sum::<usize>(), arena.used());
     /// ```
     #[inline]
     pub fn tag(&self, tag: Tag) -> TagGuard<'_> {
@@ -602,12 +777,22 @@ impl FrameArena {
     /// [`used`](Self::used): alignment padding is charged to the tag whose
     /// allocation needed it.
     ///
-    /// A tag's figure is the net distance the top moved while it was
-    /// current: memory it gave back at the top (a `Vec` it dropped last)
-    /// is not counted here, but is in the tag's
+    /// A byte is charged to the tag current when the top moved up over it
+    /// (an allocation, or a collection growing in place at the top,
+    /// whichever tag's it is), and given back to that same tag when the
+    /// top moves down over it (the newest allocation freed or shrunk),
+    /// whichever tag is current then: a `Vec` built under a tag and
+    /// dropped after its guard leaves 0 with that tag. Memory a tag gave
+    /// back is not counted here, but is in its
     /// [`peak`](TagBytes::peak) ([`tag_bytes`](Self::tag_bytes)), what
-    /// budgets and the sizing report go by. A tag that frees the newest
-    /// allocation of another counts as 0, not below.
+    /// budgets and the sizing report go by.
+    ///
+    /// The arena remembers the owners of the newest 32 runs of bytes one
+    /// tag allocated in a row, in place of a list per allocation. A frame
+    /// whose frees at the top reach back past those gives the bytes there
+    /// back from the tags that hold bytes below, newest tag first: the
+    /// figures still sum to `used`, but may be charged to another of
+    /// those tags.
     ///
     /// # Example
     ///

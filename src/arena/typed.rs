@@ -101,9 +101,12 @@ impl FrameArena {
     #[track_caller]
     pub fn alloc_with<T>(&self, f: impl FnOnce() -> T) -> &mut T {
         let layout = Layout::new::<T>();
-        let ptr = self
-            .alloc_type_layout(layout)
-            .unwrap_or_else(|_| self.out_of_memory(layout));
+        // A `match`, not `unwrap_or_else`: a closure would not pass on the
+        // caller's location, and the panic would name this file.
+        let ptr = match self.alloc_type_layout(layout) {
+            Ok(ptr) => ptr,
+            Err(AllocError) => self.out_of_memory(layout),
+        };
         // SAFETY: `ptr` is fresh arena memory for one `T`.
         unsafe { write_value(ptr.cast(), f()) }
     }
@@ -189,9 +192,12 @@ impl FrameArena {
     #[track_caller]
     pub fn alloc_slice_copy<T: Copy>(&self, src: &[T]) -> &mut [T] {
         let layout = Layout::for_value(src);
-        let ptr = self
-            .alloc_type_layout(layout)
-            .unwrap_or_else(|_| self.out_of_memory(layout));
+        // A `match`, not `unwrap_or_else`: a closure would not pass on the
+        // caller's location, and the panic would name this file.
+        let ptr = match self.alloc_type_layout(layout) {
+            Ok(ptr) => ptr,
+            Err(AllocError) => self.out_of_memory(layout),
+        };
         // SAFETY: `ptr` is fresh arena memory for `src.len()` values of `T`.
         unsafe { copy_slice(ptr.cast(), src) }
     }
@@ -274,9 +280,12 @@ impl FrameArena {
     #[track_caller]
     pub fn alloc_slice_fill_with<T>(&self, len: usize, f: impl FnMut(usize) -> T) -> &mut [T] {
         let layout = slice_layout::<T>(len);
-        let ptr = self
-            .alloc_type_layout(layout)
-            .unwrap_or_else(|_| self.out_of_memory(layout));
+        // A `match`, not `unwrap_or_else`: a closure would not pass on the
+        // caller's location, and the panic would name this file.
+        let ptr = match self.alloc_type_layout(layout) {
+            Ok(ptr) => ptr,
+            Err(AllocError) => self.out_of_memory(layout),
+        };
         // SAFETY: `ptr` is fresh arena memory for `len` values of `T`.
         unsafe { fill_slice(ptr.cast(), len, f) }
     }
@@ -308,9 +317,12 @@ impl FrameArena {
         let iter = iter.into_iter();
         let len = iter.len();
         let layout = slice_layout::<T>(len);
-        let ptr = self
-            .alloc_type_layout(layout)
-            .unwrap_or_else(|_| self.out_of_memory(layout));
+        // A `match`, not `unwrap_or_else`: a closure would not pass on the
+        // caller's location, and the panic would name this file.
+        let ptr = match self.alloc_type_layout(layout) {
+            Ok(ptr) => ptr,
+            Err(AllocError) => self.out_of_memory(layout),
+        };
         // SAFETY: `ptr` is fresh arena memory for `len` values of `T`.
         unsafe { fill_slice_from_iter(ptr.cast(), len, iter) }
     }
@@ -346,12 +358,13 @@ impl FrameArena {
 
 /// Writes the first `len` items of `iter` from `ptr` on (by internal
 /// iteration, which the compiler turns into a plain loop) and returns them
-/// as a slice; panics if `iter` has fewer.
+/// as a slice; panics if `iter` has fewer (at the caller's location).
 ///
 /// # Safety
 ///
 /// `ptr` is valid for writes of `len` values of `T` and not aliased for
 /// `'a`.
+#[track_caller]
 unsafe fn fill_slice_from_iter<'a, T>(
     ptr: NonNull<T>,
     len: usize,

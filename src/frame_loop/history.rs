@@ -34,12 +34,28 @@ pub struct FrameRecord {
     /// the peaks of the worker threads' arenas
     /// ([`Frame::threads`](super::Frame::threads)).
     pub arena_bytes: usize,
-    /// The frame's bytes per [`Tag`](crate::Tag), net and at their peak,
-    /// its arena's and its workers' summed, each tag's budget with them:
-    /// taken as the frame ends, before the game's scratch is dropped.
+    /// The frame's bytes per [`Tag`](crate::Tag), held at its end and at
+    /// their peak, its arena's and its workers' summed, each tag's budget
+    /// with them: taken as the frame ends, before the game's scratch is
+    /// dropped. Its [`over_budget`](crate::TagBytes::over_budget) lists
+    /// the tags the arena or the workers counted over their own budgets.
     pub tags: crate::TagBytes,
     /// Wall-clock time the tick took.
     pub tick_time: Duration,
+    /// The allocations the loop's arena refused this frame, and the bytes
+    /// they asked for, per tag (the workers' arenas are not counted). A
+    /// frame with refusals has its `arena_bytes` cut at the reservation:
+    /// it asked for at least `arena_bytes + refusals.bytes()`.
+    pub refusals: crate::Refusals,
+    /// The whole-frame budget of the loop's arena
+    /// ([`FrameArena::frame_budget`](crate::FrameArena::frame_budget)) as
+    /// the frame ended.
+    pub frame_budget: Option<usize>,
+    /// Whether the frame breached that budget ([`Tag::WHOLE_FRAME`](crate::Tag::WHOLE_FRAME)),
+    /// as the arena's [`BudgetPolicy`](crate::BudgetPolicy) counts it: the
+    /// loop's arena's own peak over the budget (its workers' arenas, which
+    /// are in `arena_bytes`, have budgets of their own).
+    pub over_frame_budget: bool,
 }
 
 /// The records of the last `capacity` frames, oldest first, and the most

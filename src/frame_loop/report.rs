@@ -6,19 +6,26 @@ use std::fmt;
 use std::io;
 
 use super::history::{FrameHistory, FrameRecord};
-use crate::Tag;
+use crate::{Refusals, Tag};
 
 /// Granularity of the suggested `retain`: what a frame arena commits at
 /// a time is of this order, and a finer figure would promise a precision
 /// the history does not have.
 const RETAIN_STEP: usize = 64 << 10;
 
-/// The suggested reservation is this many times the largest frame seen.
+/// The suggested reservation is the smallest power of two at least this
+/// many times the largest frame seen (so 4× to 8× it).
 const RESERVE_HEADROOM: usize = 4;
 
+/// The smallest suggested reservation.
+const MIN_RESERVE: usize = 1 << 20;
+
 /// One tag's bytes per frame over the history (the most it held at once
-/// in each frame, [`TagBytes::peak`](crate::TagBytes::peak)), from
-/// [`SizingReport::tags`].
+/// in each frame, [`TagBytes::peak`](crate::TagBytes::peak), plus the
+/// bytes of its allocations the arena refused that frame), from
+/// [`SizingReport::tags`]. The last summary may be that of
+/// [`Tag::WHOLE_FRAME`]: each frame's peak against the arena's
+/// [frame budget](crate::FrameArenaBuilder::frame_budget).
 ///
 /// # Example
 ///
@@ -41,16 +48,56 @@ pub struct TagSummary {
     pub max: usize,
     /// The tag's budget, as the latest frame had it.
     pub budget: Option<usize>,
-    /// Frames that ended with the tag over the budget it had then.
+    /// Frames that ended with the tag over the budget it had then (what
+    /// the tag held, as the arena's budget policy counted them).
     pub frames_over_budget: usize,
+    /// Allocations refused while the tag was current, over the history.
+    pub refused: u64,
+}
+
+/// The frame that asked the most of the arena, from
+/// [`SizingReport::worst_frame`]: its tick, its bytes, and the tag that
+/// held the most in it.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+///
+/// let mut history = FrameHistory::with_capacity(4);
+/// for (tick, arena_bytes) in [(10, 100), (11, 900), (12, 300)] {
+///     history.push(FrameRecord { tick, arena_bytes, ..Default::default() });
+/// }
+/// let worst = history.report().worst_frame().unwrap();
+/// assert_eq!((worst.tick, worst.bytes, worst.tag), (11, 900, None));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorstFrame {
+    /// Its tick ([`FrameRecord::tick`]).
+    pub tick: u64,
+    /// Its peak plus the bytes the arena refused it.
+    pub bytes: usize,
+    /// The tag that held the most in it (its peak plus what it was
+    /// refused), and those bytes; `None` for an untagged history.
+    pub tag: Option<(Tag, usize)>,
 }
 
 /// How large a frame arena must be, from the frames a history holds: a
-/// histogram of per-frame peaks in power-of-two buckets, p50/p99/max per
-/// tag, frames over budget per tag, and the
-/// [`reserve`](crate::FrameArenaBuilder::reserve) and
+/// histogram of per-frame peaks in power-of-two buckets, the worst frame
+/// and its largest tag, p50/p99/max per tag, frames over budget per tag
+/// (and over the whole-frame budget), the allocations the arena refused,
+/// and the [`reserve`](crate::FrameArenaBuilder::reserve) and
 /// [`retain`](crate::FrameArenaBuilder::retain) to choose, with the reason.
-/// Its `Display` is the report a game prints at exit.
+/// Its `Display` is the report a game prints at exit; its figures are also
+/// there as data.
+///
+/// **A frame the arena refused allocations** (its
+/// [`refusals`](FrameRecord::refusals)) had its peak cut at the
+/// reservation: the report counts it as its peak plus the bytes it was
+/// refused, what it asked for, so that the advice of a run on a too-small
+/// arena is right the first time. (What it asked is a lower bound: a game
+/// that stops growing a collection at the first refusal never asks for
+/// the rest.)
 ///
 /// # Example
 ///
@@ -65,7 +112,10 @@ pub struct TagSummary {
 /// let report = history.report();
 /// assert_eq!(report.histogram(), [(16 << 10, 99), (2 << 20, 1)]);
 /// assert_eq!(report.suggested_retain(), 64 << 10); // the p99 frame, rounded up
-/// assert_eq!(report.suggested_reserve(), 16 << 20); // 4× the largest, a power of two
+/// // The smallest power of two at least 4× the largest frame (12 MiB).
+/// assert_eq!(report.suggested_reserve(), 16 << 20);
+/// assert_eq!((report.frame_p50(), report.frame_max()), (20 << 10, 3 << 20));
+/// assert_eq!(report.worst_frame().unwrap().tick, 50);
 /// println!("{report}");
 /// ```
 #[derive(Clone, Debug)]
@@ -73,10 +123,15 @@ pub struct SizingReport {
     frames: usize,
     ticks: Option<(u64, u64)>,
     histogram: Vec<(usize, usize)>,
-    /// Each frame's peak, smallest first.
+    /// Each frame's peak plus what it was refused, smallest first.
     peaks: Vec<usize>,
     tags: Vec<TagSummary>,
     high_water: usize,
+    worst: Option<WorstFrame>,
+    refusals: Refusals,
+    refused_frames: usize,
+    /// The largest peak of a frame with refusals: about the reservation.
+    cut_at: usize,
 }
 
 impl FrameHistory {
@@ -93,7 +148,7 @@ impl FrameHistory {
     /// assert_eq!(history.report().histogram(), [(512, 1)]);
     /// ```
     pub fn report(&self) -> SizingReport {
-        let mut peaks: Vec<usize> = self.iter().map(|record| record.arena_bytes).collect();
+        let mut peaks: Vec<usize> = self.iter().map(asked).collect();
         peaks.sort_unstable();
         // The peaks are sorted, so their buckets come in order.
         let mut histogram: Vec<(usize, usize)> = Vec::new();
@@ -104,16 +159,40 @@ impl FrameHistory {
                 _ => histogram.push((low, 1)),
             }
         }
-        let tags = self
-            .tags()
-            .into_iter()
-            .map(|tag| summarize(tag, self.iter()))
+        let tag_list = self.tags();
+        let mut tags: Vec<TagSummary> = tag_list
+            .iter()
+            .map(|&tag| summarize(tag, self.iter()))
             .collect();
+        if self.iter().any(|record| record.frame_budget.is_some()) {
+            tags.push(summarize_whole_frame(self.iter()));
+        }
         let ticks = self
             .iter()
             .next()
             .zip(self.latest())
             .map(|(first, last)| (first.tick, last.tick));
+        let mut refusals = Refusals::default();
+        let (mut refused_frames, mut cut_at) = (0, 0);
+        for record in self.iter().filter(|record| !record.refusals.is_empty()) {
+            refusals.add(&record.refusals);
+            refused_frames += 1;
+            cut_at = cut_at.max(record.arena_bytes);
+        }
+        // The first of the largest.
+        let worst = self
+            .iter()
+            .rev()
+            .max_by_key(|record| asked(record))
+            .map(|record| WorstFrame {
+                tick: record.tick,
+                bytes: asked(record),
+                tag: tag_list
+                    .iter()
+                    .map(|&tag| (tag, tag_asked(record, tag)))
+                    .rev()
+                    .max_by_key(|&(_, bytes)| bytes),
+            });
         SizingReport {
             frames: peaks.len(),
             ticks,
@@ -121,13 +200,20 @@ impl FrameHistory {
             peaks,
             tags,
             high_water: self.high_water(),
+            worst,
+            refusals,
+            refused_frames,
+            cut_at,
         }
     }
 
     /// Writes one row per frame it holds, one column per tag (Unreal's LLM
-    /// CSV): `tick,tick_us,arena_bytes,` then the most bytes each tag held
-    /// at once ([`TagBytes::peak`](crate::TagBytes::peak)), the tags in the
-    /// order they were first met. Tags' names are quoted.
+    /// CSV): `tick,tick_us,arena_bytes,` then, when the arena refused
+    /// allocations in any of the frames, `refused,refused_bytes,` (each
+    /// frame's [`refusals`](FrameRecord::refusals): how many, the bytes
+    /// they asked for), then the most bytes each tag held at once
+    /// ([`TagBytes::peak`](crate::TagBytes::peak)), the tags in the order
+    /// they were first met. Tags' names are quoted.
     ///
     /// # Errors
     ///
@@ -146,7 +232,11 @@ impl FrameHistory {
     /// ```
     pub fn write_csv(&self, mut out: impl io::Write) -> io::Result<()> {
         let tags = self.tags();
+        let refused = self.iter().any(|record| !record.refusals.is_empty());
         write!(out, "tick,tick_us,arena_bytes")?;
+        if refused {
+            write!(out, ",refused,refused_bytes")?;
+        }
         for tag in &tags {
             write!(out, ",\"{}\"", tag.name().replace('"', "\"\""))?;
         }
@@ -159,6 +249,10 @@ impl FrameHistory {
                 record.tick_time.as_micros(),
                 record.arena_bytes
             )?;
+            if refused {
+                let refusals = &record.refusals;
+                write!(out, ",{},{}", refusals.count(), refusals.bytes())?;
+            }
             for &tag in &tags {
                 write!(out, ",{}", record.tags.peak(tag))?;
             }
@@ -186,9 +280,9 @@ impl FrameHistory {
                 }
             }
         }
-        let untagged_unused = self
-            .iter()
-            .all(|record| record.tags.peak(Tag::UNTAGGED) == 0);
+        let untagged_unused = self.iter().all(|record| {
+            record.tags.peak(Tag::UNTAGGED) == 0 && record.refusals.count_of(Tag::UNTAGGED) == 0
+        });
         if untagged_unused && tags.len() > 1 {
             tags.retain(|&tag| tag != Tag::UNTAGGED);
         }
@@ -227,8 +321,11 @@ impl SizingReport {
         &self.histogram
     }
 
-    /// p50, p99 and max of each tag's bytes per frame, with its budget and
-    /// the frames over it.
+    /// p50, p99 and max of each tag's bytes per frame, with its budget, the
+    /// frames over it and the allocations it was refused; then, when a
+    /// frame had a whole-frame budget, a summary of [`Tag::WHOLE_FRAME`]
+    /// (each frame's figure, the budget, the frames over it as the budget
+    /// policy counted them).
     ///
     /// # Example
     ///
@@ -258,8 +355,164 @@ impl SizingReport {
         &self.tags
     }
 
+    /// The median frame's bytes: its peak, plus what the arena refused it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    ///
+    /// let mut history = FrameHistory::with_capacity(100);
+    /// for tick in 0..100 {
+    ///     history.push(FrameRecord { tick, arena_bytes: 1000 + tick as usize, ..Default::default() });
+    /// }
+    /// let report = history.report();
+    /// assert_eq!((report.frame_p50(), report.frame_p99(), report.frame_max()), (1049, 1098, 1099));
+    /// ```
+    pub fn frame_p50(&self) -> usize {
+        percentiles(&self.peaks)[0]
+    }
+
+    /// The 99th percentile of the frames' bytes (each frame's peak, plus
+    /// what the arena refused it): 99 % of the frames needed no more.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    /// let mut history = FrameHistory::with_capacity(200);
+    /// for tick in 0..200 {
+    ///     let arena_bytes = if tick % 70 == 0 { 1 << 20 } else { 1000 };
+    ///     history.push(FrameRecord { tick, arena_bytes, ..Default::default() });
+    /// }
+    /// // 3 frames in 200 are bursts, more than 1 %: the 99th percentile is one.
+    /// assert_eq!(history.report().frame_p99(), 1 << 20);
+    /// ```
+    pub fn frame_p99(&self) -> usize {
+        percentiles(&self.peaks)[1]
+    }
+
+    /// The largest frame's bytes in the history: its peak, plus what the
+    /// arena refused it (see [`worst_frame`](Self::worst_frame) for which,
+    /// and [`high_water`](Self::high_water) for frames already forgotten).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    /// use tickarena::{FrameArena, Tag};
+    ///
+    /// // A frame cut at a 64 KiB reservation, refused 1 MiB more.
+    /// let arena = FrameArena::builder().reserve(64 << 10).build().unwrap();
+    /// arena.alloc([0u8; 60 << 10]);
+    /// assert!(arena.try_alloc_slice_copy(&[0u8; 1 << 20]).is_err());
+    /// let mut history = FrameHistory::with_capacity(1);
+    /// history.push(FrameRecord {
+    ///     arena_bytes: arena.peak(),
+    ///     refusals: arena.refusals(),
+    ///     ..Default::default()
+    /// });
+    /// assert_eq!(history.report().frame_max(), (60 << 10) + (1 << 20));
+    /// ```
+    pub fn frame_max(&self) -> usize {
+        percentiles(&self.peaks)[2]
+    }
+
+    /// The most bytes any frame the history recorded used, those it has
+    /// forgotten included ([`FrameHistory::high_water`]; refused bytes not
+    /// included).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    /// let mut history = FrameHistory::with_capacity(1);
+    /// history.push(FrameRecord { arena_bytes: 900, ..Default::default() });
+    /// history.push(FrameRecord { arena_bytes: 10, ..Default::default() });
+    /// let report = history.report();
+    /// assert_eq!((report.frame_max(), report.high_water()), (10, 900));
+    /// ```
+    pub fn high_water(&self) -> usize {
+        self.high_water
+    }
+
+    /// The frame that asked the most of the arena (the first of them, on a
+    /// tie), and its largest tag; `None` for an empty history.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// use tickarena::Tag;
+    ///
+    /// const LEVEL: Tag = Tag::new("level");
+    /// const UI: Tag = Tag::new("ui");
+    /// struct Loader;
+    /// impl Game for Loader {
+    ///     type Event = usize;
+    ///     type Scratch<'f> = ();
+    ///     fn actions<'f>(&mut self, level: usize, frame: &mut Frame<'f, Self>) {
+    ///         let _ui = frame.arena().tag(UI);
+    ///         frame.arena().alloc([0u8; 512]);
+    ///         let _level = frame.arena().tag(LEVEL);
+    ///         frame.arena().alloc_slice_fill_with(level, |_| 0u8);
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Loader);
+    /// for level in [0, 0, 4096, 0] {
+    ///     game.tick([level], game.step());
+    /// }
+    /// let worst = game.history().report().worst_frame().unwrap();
+    /// assert_eq!((worst.tick, worst.bytes, worst.tag), (2, 4608, Some((LEVEL, 4096))));
+    /// ```
+    pub fn worst_frame(&self) -> Option<WorstFrame> {
+        self.worst
+    }
+
+    /// The allocations the arena refused over the history, and the bytes
+    /// they asked for, per tag.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    ///
+    /// struct Greedy;
+    /// impl Game for Greedy {
+    ///     type Event = ();
+    ///     type Scratch<'f> = ();
+    ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+    ///         let _ = frame.arena().try_alloc_slice_copy(&[0u8; 2 << 20]);
+    ///     }
+    /// }
+    /// let arena = tickarena::FrameArena::builder().reserve(1 << 20).build().unwrap();
+    /// let mut game = FrameLoop::with_parts(Greedy, arena, Default::default(), 8);
+    /// game.tick([(), ()], game.step());
+    /// game.tick([], game.step());
+    /// let report = game.history().report();
+    /// assert_eq!((report.refusals().count(), report.refusals().bytes()), (2, 4 << 20));
+    /// assert_eq!(report.refused_frames(), 1);
+    /// assert!(report.to_string().contains("cut at the reservation"));
+    /// ```
+    pub fn refusals(&self) -> Refusals {
+        self.refusals
+    }
+
+    /// Frames in which the arena refused an allocation.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let history = tickarena::frame_loop::FrameHistory::with_capacity(8);
+    /// assert_eq!(history.report().refused_frames(), 0);
+    /// ```
+    pub fn refused_frames(&self) -> usize {
+        self.refused_frames
+    }
+
     /// The [`retain`](crate::FrameArenaBuilder::retain) to choose: the 99th
-    /// percentile of frame peaks, rounded up to 64 KiB. Those frames then
+    /// percentile of frame peaks (plus what those frames were refused),
+    /// rounded up to 64 KiB. Those frames then
     /// run on pages kept between frames, with no page fault; the larger
     /// ones commit more, which stays while such frames recur (within
     /// [`release_after`](crate::FrameArenaBuilder::release_after) frames)
@@ -277,13 +530,17 @@ impl SizingReport {
             .next_multiple_of(RETAIN_STEP)
     }
 
-    /// The [`reserve`](crate::FrameArenaBuilder::reserve) to choose: four
-    /// times the largest frame the history saw (those it forgot
-    /// included), rounded up to a power of two, at least 1 MiB. Reserving
-    /// costs address space, not memory, where the OS has virtual memory; a
-    /// frame past the reservation fails to allocate, so the headroom is
-    /// for the burst not seen yet. On wasm, under Miri and without `std`
-    /// the reservation is real memory: choose nearer the largest frame.
+    /// The [`reserve`](crate::FrameArenaBuilder::reserve) to choose: the
+    /// smallest power of two at least 4× the largest frame (so between 4×
+    /// and 8× it: 16.2 MiB gives 128 MiB), and at least 1 MiB. The largest
+    /// frame is the larger of [`frame_max`](Self::frame_max) (which
+    /// includes what frames were refused) and
+    /// [`high_water`](Self::high_water) (frames the history forgot).
+    /// Reserving costs address space, not memory, where the OS has virtual
+    /// memory; a frame past the reservation fails to allocate, so the
+    /// headroom is for the burst not seen yet. On wasm, under Miri and
+    /// without `std` the reservation is real memory: choose nearer the
+    /// largest frame.
     ///
     /// # Example
     ///
@@ -292,15 +549,19 @@ impl SizingReport {
     /// let mut history = FrameHistory::with_capacity(1);
     /// history.push(FrameRecord { arena_bytes: 3 << 20, ..Default::default() });
     /// history.push(FrameRecord { arena_bytes: 10, ..Default::default() });
-    /// assert_eq!(history.report().suggested_reserve(), 16 << 20);
+    /// assert_eq!(history.report().suggested_reserve(), 16 << 20); // 12 MiB, up to a power of two
     /// ```
     pub fn suggested_reserve(&self) -> usize {
-        let largest = percentiles(&self.peaks)[2].max(self.high_water);
-        largest
+        self.largest()
             .saturating_mul(RESERVE_HEADROOM)
-            .max(1 << 20)
+            .max(MIN_RESERVE)
             .checked_next_power_of_two()
             .unwrap_or(usize::MAX)
+    }
+
+    /// The largest frame: what the advice is sized for.
+    fn largest(&self) -> usize {
+        percentiles(&self.peaks)[2].max(self.high_water)
     }
 }
 
@@ -311,15 +572,38 @@ impl fmt::Display for SizingReport {
             write!(f, " (ticks {first}–{last})")?;
         }
         writeln!(f)?;
+        if self.refused_frames > 0 {
+            writeln!(
+                f,
+                "refused: {} allocations in {} frames, {} asked; those frames' peaks are cut \
+                 at the reservation (the largest held {}): the figures below add what each \
+                 frame was refused, what it asked for",
+                self.refusals.count(),
+                self.refused_frames,
+                Bytes(self.refusals.bytes()),
+                Bytes(self.cut_at)
+            )?;
+        }
         let [p50, p99, max] = percentiles(&self.peaks);
-        writeln!(
+        let what = if self.refused_frames > 0 {
+            "frame peaks with what was refused"
+        } else {
+            "frame peaks"
+        };
+        write!(
             f,
-            "frame peaks: p50 {}, p99 {}, max {} (largest ever {})",
+            "{what}: p50 {}, p99 {}, max {}",
             Bytes(p50),
             Bytes(p99),
             Bytes(max),
-            Bytes(self.high_water.max(max))
         )?;
+        if let Some(worst) = self.worst {
+            write!(f, " at tick {}", worst.tick)?;
+            if let Some((tag, bytes)) = worst.tag {
+                write!(f, " ({} {})", tag.name(), Bytes(bytes))?;
+            }
+        }
+        writeln!(f, " (largest ever {})", Bytes(self.largest()))?;
         let widest = self.histogram.iter().map(|&(_, n)| n).max().unwrap_or(1);
         for &(low, frames) in &self.histogram {
             let bar = "#".repeat((frames * 40).div_ceil(widest));
@@ -331,14 +615,19 @@ impl fmt::Display for SizingReport {
             writeln!(f, "  {range:>22}: {frames:>6} frames {bar}")?;
         }
         if !self.tags.is_empty() {
-            writeln!(
+            let refused = self.refused_frames > 0;
+            write!(
                 f,
                 "{:<16} {:>10} {:>10} {:>10} {:>10} {:>12}",
                 "tag", "p50", "p99", "max", "budget", "over budget"
             )?;
+            if refused {
+                write!(f, " {:>8}", "refused")?;
+            }
+            writeln!(f)?;
             for tag in &self.tags {
                 let budget = tag.budget.map_or("-".to_string(), |b| Bytes(b).to_string());
-                writeln!(
+                write!(
                     f,
                     "{:<16} {:>10} {:>10} {:>10} {:>10} {:>6} frames",
                     tag.tag.name(),
@@ -348,6 +637,10 @@ impl fmt::Display for SizingReport {
                     budget,
                     tag.frames_over_budget
                 )?;
+                if refused {
+                    write!(f, " {:>8}", tag.refused)?;
+                }
+                writeln!(f)?;
             }
         }
         let over_retain = self.over(self.suggested_retain());
@@ -359,12 +652,14 @@ impl fmt::Display for SizingReport {
             Bytes(self.suggested_retain()),
             Bytes(p99)
         )?;
+        let largest = self.largest();
         write!(
             f,
-            "reserve {}: 4x the largest frame ({}), a power of two; address space, not memory, \
-             and room for a burst not seen yet",
+            "reserve {}: the smallest power of two at least 4x the largest frame ({} x 4 = {}), \
+             so 4x to 8x it; address space, not memory, and room for a burst not seen yet",
             Bytes(self.suggested_reserve()),
-            Bytes(self.high_water.max(max))
+            Bytes(largest),
+            Bytes(largest.saturating_mul(RESERVE_HEADROOM))
         )
     }
 }
@@ -393,16 +688,33 @@ fn percentiles(values: &[usize]) -> [usize; 3] {
     [at(50), at(99), values[values.len() - 1]]
 }
 
+/// What a frame asked of the arena: its peak, plus the bytes it was
+/// refused (its peak stops at the reservation).
+fn asked(record: &FrameRecord) -> usize {
+    record.arena_bytes.saturating_add(record.refusals.bytes())
+}
+
+/// What `tag` asked of the arena in a frame: its peak, plus the bytes it
+/// was refused.
+fn tag_asked(record: &FrameRecord, tag: Tag) -> usize {
+    record
+        .tags
+        .peak(tag)
+        .saturating_add(record.refusals.bytes_of(tag))
+}
+
 fn summarize<'r>(tag: Tag, records: impl Iterator<Item = &'r FrameRecord>) -> TagSummary {
     let mut bytes = Vec::new();
-    let (mut budget, mut frames_over_budget) = (None, 0);
+    let (mut budget, mut frames_over_budget, mut refused) = (None, 0, 0);
     for record in records {
-        let used = record.tags.peak(tag);
-        bytes.push(used);
+        bytes.push(tag_asked(record, tag));
         budget = record.tags.budget(tag);
-        if budget.is_some_and(|budget| used > budget) {
+        // As the budgets' holders counted it (a frame loop's arena and its
+        // workers each check their own budget).
+        if record.tags.over_budget().any(|(over, ..)| over == tag) {
             frames_over_budget += 1;
         }
+        refused += record.refusals.count_of(tag);
     }
     bytes.sort_unstable();
     let [p50, p99, max] = percentiles(&bytes);
@@ -413,11 +725,36 @@ fn summarize<'r>(tag: Tag, records: impl Iterator<Item = &'r FrameRecord>) -> Ta
         max,
         budget,
         frames_over_budget,
+        refused,
+    }
+}
+
+/// The row of the whole frame: each frame's figure against the arena's
+/// frame budget, its breaches as the record has them.
+fn summarize_whole_frame<'r>(records: impl Iterator<Item = &'r FrameRecord>) -> TagSummary {
+    let mut bytes = Vec::new();
+    let (mut budget, mut frames_over_budget, mut refused) = (None, 0, 0);
+    for record in records {
+        bytes.push(asked(record));
+        budget = record.frame_budget;
+        frames_over_budget += usize::from(record.over_frame_budget);
+        refused += record.refusals.count();
+    }
+    bytes.sort_unstable();
+    let [p50, p99, max] = percentiles(&bytes);
+    TagSummary {
+        tag: Tag::WHOLE_FRAME,
+        p50,
+        p99,
+        max,
+        budget,
+        frames_over_budget,
+        refused,
     }
 }
 
 /// A byte count for people: `512 B`, `12.5 KiB`, `3.0 MiB`.
-struct Bytes(usize);
+pub(super) struct Bytes(pub(super) usize);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

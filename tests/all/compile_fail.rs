@@ -116,7 +116,8 @@ fn error_codes_of(cases: &[PathBuf]) -> BTreeMap<PathBuf, BTreeSet<String>> {
     let mut manifest = format!(
         "[package]\nname = \"tickarena-compile-fail-codes\"\nversion = \"0.0.0\"\n\
          edition = \"2024\"\npublish = false\n\n[dependencies]\n\
-         tickarena = {{ path = {:?}, features = [\"derive\", \"serde\"] }}\n\n[workspace]\n",
+         tickarena = {{ path = {:?}, features = [\"derive\", \"serde\"] }}\n\
+         serde = {{ version = \"1\", features = [\"derive\"] }}\n\n[workspace]\n",
         root.display().to_string()
     );
     for (i, case) in cases.iter().enumerate() {

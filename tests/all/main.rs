@@ -27,6 +27,8 @@ mod arena_model;
 mod arena_uninit;
 mod arena_windows;
 mod asan_poison;
+#[cfg(feature = "chart")]
+mod chart;
 // Used by the tests that need a child process, none of which runs under Miri.
 #[cfg(not(miri))]
 mod child_process;
@@ -35,8 +37,10 @@ mod collector;
 mod compile_fail;
 mod frame_loop;
 mod hashbrown_model;
+mod panic_locations;
 mod review4;
 mod rows;
+mod rows_out_of_arena;
 mod scopes;
 mod sealed;
 mod segmented_drops;
@@ -46,8 +50,11 @@ mod segmented_pointers;
 mod serde_arena;
 mod serde_cautious;
 mod serde_depth;
+mod serde_derive_rules;
 mod serde_drops;
+mod serde_oracle;
 mod serde_refused;
+mod sizing_report;
 mod std_string;
 mod std_vec;
 mod string_format;

@@ -235,3 +235,173 @@ mod freeze {
         assert_eq!(units.freeze().len(), 3);
     }
 }
+
+/// Pairs that are walked twice and give `first` the first time, `second`
+/// every time after.
+#[derive(Clone)]
+struct TwoFaced {
+    first: &'static [(usize, u32)],
+    second: &'static [(usize, u32)],
+    walks: std::rc::Rc<std::cell::Cell<usize>>,
+    at: usize,
+}
+
+impl TwoFaced {
+    fn new(first: &'static [(usize, u32)], second: &'static [(usize, u32)]) -> Self {
+        let walks = Default::default();
+        TwoFaced {
+            first,
+            second,
+            walks,
+            at: 0,
+        }
+    }
+}
+
+impl Iterator for TwoFaced {
+    type Item = (usize, u32);
+    fn next(&mut self) -> Option<(usize, u32)> {
+        if self.at == 0 {
+            self.walks.set(self.walks.get() + 1);
+        }
+        let pairs = if self.walks.get() == 1 {
+            self.first
+        } else {
+            self.second
+        };
+        let pair = pairs.get(self.at).copied();
+        self.at += 1;
+        pair
+    }
+}
+
+/// The message of the panic of `build`.
+fn panic_of(build: impl FnOnce()) -> String {
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(build)).unwrap_err();
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap()
+}
+
+const LIED: &str = "the pairs gave other rows the second time they were walked";
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "unwinds")]
+fn pairs_that_give_a_row_other_counts_the_second_time_panic() {
+    let arena = FrameArena::new();
+    let first: &[_] = &[(0, 1), (1, 2), (1, 3)];
+    // A value moved to another row.
+    let moved: &[_] = &[(0, 1), (0, 2), (1, 3)];
+    // One pair more, one fewer.
+    let longer: &[_] = &[(0, 1), (1, 2), (1, 3), (0, 4)];
+    let shorter: &[_] = &[(0, 1), (1, 2)];
+    // A row past the last (the first walk's rows were all in range).
+    let past: &[_] = &[(0, 1), (1, 2), (2, 3)];
+    // More values than counted for the last row, fewer in all.
+    let last_overfull: &[_] = &[(1, 1), (1, 2), (1, 3)];
+    for second in [moved, longer, shorter, past, last_overfull] {
+        let message = panic_of(|| {
+            FrameRows::from_pairs_in(2, TwoFaced::new(first, second), &arena);
+        });
+        assert!(message.contains(LIED), "{second:?}: {message}");
+    }
+    // `group_by_in`'s `row_of` may lie the same way.
+    let calls = std::cell::Cell::new(0);
+    let message = panic_of(|| {
+        let row_of = |&v: &u32| {
+            calls.set(calls.get() + 1);
+            // The fourth call is the second walk's first value.
+            if calls.get() == 4 { 1 } else { v as usize % 2 }
+        };
+        FrameRows::group_by_in(2, [0u32, 1, 2], row_of, &arena);
+    });
+    assert!(message.contains(LIED), "{message}");
+}
+
+#[test]
+fn pairs_that_give_each_row_as_many_values_the_second_time_give_the_second_walk() {
+    // What the check cannot see, as documented: the same count per row,
+    // other values (here two swapped between rows). The rows hold the
+    // second walk's values, each in the row it gave; nothing is lost,
+    // duplicated or left unwritten.
+    let arena = FrameArena::new();
+    let first: &[_] = &[(0, 1), (1, 2), (1, 3)];
+    let swapped: &[_] = &[(1, 1), (0, 2), (1, 3)];
+    let rows = FrameRows::from_pairs_in(2, TwoFaced::new(first, swapped), &arena);
+    assert_eq!(rows.starts(), [0, 1, 3]);
+    assert_eq!(rows[0], [2]);
+    assert_eq!(rows[1], [1, 3]);
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "unwinds")]
+fn a_row_past_the_last_or_too_many_rows_panic_with_the_numbers() {
+    let arena = FrameArena::new();
+    let message = panic_of(|| {
+        FrameRows::from_pairs_in(3, [(0, 'a'), (usize::MAX, 'b')], &arena);
+    });
+    assert!(
+        message.contains("row 18446744073709551615 of FrameRows of 3 rows"),
+        "{message}"
+    );
+    let message = panic_of(|| {
+        FrameRows::group_by_in(3, [4usize], |&v| v, &arena);
+    });
+    assert!(
+        message.contains("row 4 of FrameRows of 3 rows"),
+        "{message}"
+    );
+    // Too many rows: refused before anything is allocated.
+    let arena = FrameArena::new();
+    for rows in [u32::MAX as usize, usize::MAX] {
+        let message = panic_of(|| {
+            FrameRows::from_pairs_in(rows, [(0, 'a')], &arena);
+        });
+        assert!(
+            message.contains(&format!(
+                "FrameRows of {rows} rows: rows are counted in u32s"
+            )),
+            "{message}"
+        );
+    }
+    assert_eq!(arena.used(), 0);
+}
+
+/// Rows, `rows` of them, each `[row]`, whose size hint says
+/// `(lower, None)`.
+struct Hinted {
+    rows: u32,
+    lower: usize,
+}
+
+impl Iterator for Hinted {
+    type Item = core::iter::Once<u32>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.rows = self.rows.checked_sub(1)?;
+        Some(core::iter::once(self.rows))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.lower, None)
+    }
+}
+
+#[test]
+fn rows_whose_size_hint_is_too_large_are_all_given() {
+    // A lower bound of usize::MAX (an endless iterator's, `repeat`'s) or
+    // of u32::MAX and more: no FrameRows has that many rows, so it sizes
+    // nothing. The rows that do come are all there.
+    let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+    for lower in [usize::MAX, usize::MAX - 1, u32::MAX as usize] {
+        let rows = FrameRows::from_rows_in(Hinted { rows: 3, lower }, &arena);
+        assert_eq!(rows.items(), [2, 1, 0], "{lower}");
+        assert_eq!(rows.starts(), [0, 1, 2, 3], "{lower}");
+    }
+    // The endless iterator itself: stopped by what follows it.
+    let rows = FrameRows::from_rows_in(
+        core::iter::repeat([7u8]).take_while(|_| true).take(5),
+        &arena,
+    );
+    assert_eq!(rows.items(), [7; 5]);
+}

@@ -57,7 +57,7 @@ fn tags_nest_and_sum_to_used_with_padding_charged_to_who_caused_it() {
 }
 
 #[test]
-fn a_tag_that_frees_the_newest_allocation_of_another_counts_zero() {
+fn a_tag_that_frees_the_newest_allocation_of_another_gives_the_bytes_back_to_it() {
     let arena = FrameArena::new();
     let scratch = {
         let _ai = arena.tag(AI);
@@ -67,8 +67,111 @@ fn a_tag_that_frees_the_newest_allocation_of_another_counts_zero() {
     drop(scratch); // the top goes back below where UI began
     assert_eq!(arena.used(), 0);
     assert_eq!(arena.tag_bytes().get(UI), 0);
-    assert_eq!(arena.tag_bytes().get(AI), 64);
+    assert_eq!(arena.tag_bytes().get(AI), 0);
+    assert_eq!(arena.tag_bytes().peak(AI), 64);
     drop(ui);
+    assert_eq!(sum(&arena), arena.used());
+}
+
+#[test]
+fn the_tag_doc_examples_pattern_sums_to_used_after_the_vec_drops() {
+    // `FrameArena::tag`'s example: a Vec built under a tag, returned out
+    // of its guard's block and dropped after it.
+    let arena = FrameArena::new();
+    let paths = {
+        let _paths = arena.tag(PATHS);
+        let mut path = Vec::new_in(&arena);
+        path.extend([(0u32, 0u32), (1, 0), (1, 1)]);
+        path
+    };
+    drop(paths);
+    assert_eq!((sum(&arena), arena.used()), (0, 0));
+    // The review's second case: 1000 bytes freed under another tag, then
+    // one allocated.
+    let scratch = {
+        let _ai = arena.tag(AI);
+        Vec::<u8, _>::with_capacity_in(1000, &arena)
+    };
+    let _ui = arena.tag(UI);
+    drop(scratch);
+    arena.alloc(0u8);
+    assert_eq!((sum(&arena), arena.used()), (1, 1));
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.get(AI), bytes.get(UI), bytes.peak(AI)), (0, 1, 1000));
+}
+
+#[test]
+fn a_tag_that_frees_another_tags_block_then_allocates_has_its_real_peak() {
+    const LEVEL: Tag = Tag::new("level");
+    let mut arena = FrameArena::builder()
+        .budget(LEVEL, 100 << 10)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
+    {
+        let old = {
+            let _ai = arena.tag(AI);
+            Vec::<u8, _>::with_capacity_in(100 << 10, &arena)
+        };
+        let _level = arena.tag(LEVEL);
+        drop(old);
+        let level = Vec::<u8, _>::with_capacity_in(150 << 10, &arena);
+        let bytes = arena.tag_bytes();
+        assert_eq!(
+            (bytes.get(LEVEL), bytes.peak(LEVEL)),
+            (150 << 10, 150 << 10)
+        );
+        assert_eq!(sum(&arena), arena.used());
+        drop(level);
+    }
+    arena.reset();
+    assert_eq!(arena.stats().over_budget, 1, "the breach is counted");
+}
+
+#[test]
+fn frees_back_through_thirty_runs_give_each_tags_bytes_back_to_it() {
+    // 30 runs of alternating tags (under the 32 the ledger keeps), freed
+    // at the top in turn under a third tag: each free goes to its owner.
+    let arena = FrameArena::new();
+    let mut temps = Vec::new();
+    for i in 0..30 {
+        let (tag, len) = if i % 2 == 0 { (AI, 10) } else { (PATHS, 7) };
+        let _tag = arena.tag(tag);
+        temps.push(Vec::<u8, _>::with_capacity_in(len, &arena));
+    }
+    let _ui = arena.tag(UI);
+    while let Some(temp) = temps.pop() {
+        drop(temp);
+        let ai = temps.iter().filter(|temp| temp.capacity() == 10).count() * 10;
+        let paths = temps.iter().filter(|temp| temp.capacity() == 7).count() * 7;
+        let bytes = arena.tag_bytes();
+        assert_eq!(
+            (bytes.get(AI), bytes.get(PATHS), bytes.get(UI)),
+            (ai, paths, 0)
+        );
+    }
+}
+
+#[test]
+fn frees_past_the_runs_the_ledger_keeps_still_sum_to_used() {
+    // More runs of one owner than the ledger keeps, each freed at the top
+    // in turn under a tag of its own: past the runs kept, the bytes go
+    // back from the tags that hold bytes there, and the sum holds.
+    let arena = FrameArena::new();
+    let mut temps = Vec::new();
+    for i in 0..100 {
+        let _tag = arena.tag(if i % 2 == 0 { AI } else { PATHS });
+        temps.push(Vec::<u8, _>::with_capacity_in(10, &arena));
+    }
+    let _ui = arena.tag(UI);
+    while let Some(temp) = temps.pop() {
+        drop(temp);
+        assert_eq!(sum(&arena), arena.used());
+    }
+    assert_eq!(arena.used(), 0);
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.get(AI), bytes.get(PATHS), bytes.get(UI)), (0, 0, 0));
+    assert_eq!((bytes.peak(AI), bytes.peak(PATHS)), (500, 500));
 }
 
 #[test]
@@ -253,9 +356,6 @@ fn a_tags_peak_counts_the_temporaries_it_gave_back() {
     assert_eq!(arena.peak(), 1524);
 }
 
-#[path = "../../examples/support/tag_chart.rs"]
-mod tag_chart;
-
 /// A few frames of the `Tagged` game with budgets: the history to write.
 fn recorded_history() -> FrameLoop<Tagged> {
     let mut game = FrameLoop::new(Tagged);
@@ -299,34 +399,6 @@ fn the_csv_has_a_row_per_frame_and_a_column_per_tag_and_parses_back() {
     assert!(report.to_string().contains("retain  64 KiB"));
 }
 
-#[test]
-#[cfg_attr(miri, ignore = "writes a file")]
-#[cfg_attr(target_family = "wasm", ignore = "writes a file")]
-fn the_chart_is_an_svg_with_a_band_per_tag_and_the_budget() {
-    let game = recorded_history();
-    let path = std::env::temp_dir().join(format!("tickarena-chart-{}.svg", std::process::id()));
-    tag_chart::write_svg(game.history(), &path, (640, 320)).unwrap();
-    let svg = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    // Balanced: each `<` opens an element that closes with `/>`, or opens
-    // one (`<name`) or closes one (`</name>`) of a pair.
-    let (brackets, pairs, empty) = (
-        svg.matches('<').count(),
-        svg.matches("</").count(),
-        svg.matches("/>").count(),
-    );
-    assert_eq!(brackets, 2 * pairs + empty);
-    for label in ["ai", "paths", "ui", "ai budget (0 KiB)"] {
-        assert!(
-            svg.contains(&format!(">{label}<")) || svg.contains(&format!(">\n{label}\n<")),
-            "no {label:?} in the legend"
-        );
-    }
-    // A filled band per tag.
-    assert_eq!(svg.matches("<polygon").count(), 3);
-}
-
 mod model {
     //! Tags, budgets and scopes on one arena against a model of the ledger
     //! (`tests/models/tags.rs`).
@@ -340,10 +412,12 @@ mod model {
             4 => any::<u16>().prop_map(Step::Alloc),
             4 => any::<u16>().prop_map(Step::Temp),
             3 => Just(Step::FreeNewest),
+            2 => any::<u16>().prop_map(Step::Shrink),
+            2 => any::<u16>().prop_map(Step::Grow),
             3 => any::<u8>().prop_map(Step::Tag),
             2 => Just(Step::Untag),
             1 => Just(Step::Leak),
-            1 => any::<u8>().prop_map(Step::Budget),
+            1 => (any::<u8>(), any::<u16>()).prop_map(|(tag, bytes)| Step::Budget(tag, bytes)),
         ]
     }
 
@@ -367,4 +441,193 @@ mod model {
             run(&ops);
         }
     }
+}
+
+/// Runs `f`, which must panic, and gives its message.
+#[cfg(not(panic = "abort"))]
+fn panic_message(f: impl FnOnce()) -> String {
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err();
+    payload.downcast_ref::<String>().unwrap().clone()
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "the policy panics")]
+fn the_panic_policy_counts_and_names_every_breach_of_the_frame() {
+    let mut arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget(UI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    for tag in [AI, UI] {
+        let _tag = arena.tag(tag);
+        arena.alloc([0u8; 100]);
+    }
+    let message = panic_message(|| arena.reset());
+    assert!(
+        message.contains("tag \"ai\"") && message.contains("tag \"ui\""),
+        "{message}"
+    );
+    assert_eq!(arena.stats().over_budget, 2);
+    assert_eq!(arena.used(), 0);
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_thread_sets_budget_is_on_the_frames_sum_and_its_panic_leaves_every_arena_reset() {
+    const JOBS: Tag = Tag::new("jobs");
+    let builder = FrameArena::builder()
+        .name("workers")
+        .budget(JOBS, 200)
+        .budget_policy(BudgetPolicy::Panic);
+    let mut arenas = ThreadArenas::with_builder(builder);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let arena = arenas.local();
+                let _jobs = arena.tag(JOBS);
+                arena.alloc([0u8; 150]); // under the budget on each thread
+            });
+        }
+    });
+    assert_eq!(arenas.len(), 2);
+    let message = panic_message(|| arenas.reset());
+    assert_eq!(
+        message,
+        "tickarena: arena \"workers\", frame 0: tag \"jobs\" held 300 bytes at once, over its budget of 200"
+    );
+    assert_eq!(arenas.used(), 0, "every thread's arena is reset");
+    assert_eq!(arenas.stats().over_budget, 1);
+    let last = arenas.last_frame_tag_bytes();
+    assert!(last.over_budget().eq([(JOBS, 300, 200)]));
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_thread_sets_table_shows_no_breach_its_policy_did_not_count() {
+    const JOBS: Tag = Tag::new("jobs");
+    let builder = FrameArena::builder()
+        .budget(JOBS, 200)
+        .budget_policy(BudgetPolicy::Count);
+    let mut arenas = ThreadArenas::with_builder(builder);
+    for frame in 0..4u64 {
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    let arena = arenas.local();
+                    let _jobs = arena.tag(JOBS);
+                    arena.alloc_slice_fill_with(if frame % 2 == 0 { 90 } else { 150 }, |_| 0u8);
+                });
+            }
+        });
+        arenas.reset();
+        let over = arenas.last_frame_tag_bytes().over_budget().count() as u64;
+        assert_eq!(over, frame % 2, "frame {frame}");
+    }
+    assert_eq!(arenas.stats().over_budget, 2);
+}
+
+/// A game whose every tick holds `ai` bytes in the main arena (over a
+/// budget of 64 with 100) and 1000 bytes on a worker.
+struct OverBudget {
+    ai: usize,
+}
+
+impl Game for OverBudget {
+    type Event = ();
+    type Scratch<'f> = ();
+
+    fn actions<'f>(&mut self, (): (), frame: &mut Frame<'f, Self>) {
+        {
+            let _ai = frame.arena().tag(AI);
+            frame.arena().alloc_slice_fill_with(self.ai, |_| 0u8);
+        }
+        let threads = frame.threads();
+        std::thread::scope(|scope| {
+            scope.spawn(|| threads.local().alloc([0u8; 1000]));
+        });
+    }
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_frame_loops_breaking_tick_resets_its_workers_and_is_counted_and_recorded() {
+    let arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    let timestep =
+        tickarena::frame_loop::FixedTimestep::new(std::time::Duration::from_millis(10), 1);
+    let mut game = FrameLoop::with_parts(OverBudget { ai: 10 }, arena, timestep, 16);
+    game.tick([()], game.step());
+    game.world_mut().ai = 100;
+    let message = panic_message(|| {
+        game.tick([()], game.step());
+    });
+    assert_eq!(
+        message,
+        "tickarena: frame 1: tag \"ai\" held 100 bytes at once, over its budget of 64"
+    );
+    assert_eq!(game.threads().used(), 0, "the workers were reset");
+    assert_eq!(game.arena().used(), 0);
+    assert_eq!(game.ticks(), 2, "the breaking tick is counted");
+    let breaking = *game.history().latest().unwrap();
+    assert_eq!(breaking.tick, 1, "Breach::frame is the tick");
+    assert!(breaking.tags.over_budget().eq([(AI, 100, 64)]));
+    assert_eq!(game.arena().stats().over_budget, 1);
+    game.world_mut().ai = 10;
+    let next = game.tick([()], game.step());
+    assert_eq!(next.tick, 2);
+    assert_eq!(next.tags.peak(Tag::UNTAGGED), 1000, "no stale worker bytes");
+    assert_eq!(next.tags.over_budget().count(), 0);
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn a_tick_whose_arena_and_workers_both_break_panics_once_naming_both() {
+    let arena = FrameArena::builder()
+        .budget(AI, 64)
+        .budget_policy(BudgetPolicy::Panic)
+        .build()
+        .unwrap();
+    let workers = FrameArena::builder()
+        .name("workers")
+        .budget(Tag::UNTAGGED, 500)
+        .budget_policy(BudgetPolicy::Panic);
+    let timestep =
+        tickarena::frame_loop::FixedTimestep::new(std::time::Duration::from_millis(10), 1);
+    let mut game = FrameLoop::with_parts(OverBudget { ai: 100 }, arena, timestep, 16)
+        .with_threads(ThreadArenas::with_builder(workers));
+    let message = panic_message(|| {
+        game.tick([()], game.step());
+    });
+    assert_eq!(
+        message,
+        "tickarena: frame 0: tag \"ai\" held 100 bytes at once, over its budget of 64\n\
+         tickarena: arena \"workers\", frame 0: tag \"untagged\" held 1000 bytes at once, over its budget of 500"
+    );
+    assert_eq!((game.arena().used(), game.threads().used()), (0, 0));
+    assert_eq!(
+        (
+            game.arena().stats().over_budget,
+            game.threads().stats().over_budget
+        ),
+        (1, 1)
+    );
+    let record = *game.history().latest().unwrap();
+    assert_eq!(record.tags.over_budget().count(), 2);
+    assert_eq!(game.ticks(), 1);
 }

@@ -226,6 +226,7 @@ mod model {
     fn op() -> impl Strategy<Value = Op> {
         prop_oneof![
             6 => (any::<u8>(), any::<u16>()).prop_map(|(thread, bytes)| Op::Alloc(thread, bytes)),
+            4 => (any::<u8>(), any::<u16>()).prop_map(|(thread, bytes)| Op::Tagged(thread, bytes)),
             6 => (any::<u8>(), any::<u32>()).prop_map(|(thread, value)| Op::Push(thread, value)),
             1 => Just(Op::Reset),
         ]

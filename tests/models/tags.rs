@@ -1,13 +1,15 @@
-//! Tags, budgets and scopes on one arena against a model of the tag
-//! ledger: each tag's net bytes (the distance the top moved while it was
-//! current, never shown below 0) and its peak (the most it held at once),
-//! the frame's used bytes and peak. A scope on the arena
-//! (`FrameArena::scoped`) puts every net and the top back as it found
+//! Tags, budgets and scopes on one arena against a naive ledger that
+//! knows the owner of every byte: a byte belongs to the tag that was
+//! current when the top moved up over it (an allocation, or a growth in
+//! place, whoever's block grew), and goes back to that tag's figure when
+//! the top moves down over it (a free or a shrink at the top, whichever
+//! tag is current then). Each tag's bytes are what it owns now, its peak
+//! the most it owned at once; they sum to `used()`. A scope on the arena
+//! (`FrameArena::scoped`) puts the top and every byte back as it found
 //! them and keeps the peaks, whether the arena met its first tag before
-//! the scope, inside it or never; a temporary given back at the top is
-//! taken from the tag current then.
+//! the scope, inside it or never.
 
-use tickarena::{FrameArena, Tag, TagGuard};
+use tickarena::{BudgetPolicy, FrameArena, Tag, TagGuard};
 
 /// The tags the steps switch to ([`Tag::UNTAGGED`] is the model's slot 0).
 pub const TAGS: [Tag; 4] = [Tag::new("a"), Tag::new("b"), Tag::new("c"), Tag::new("d")];
@@ -24,14 +26,23 @@ pub enum Step {
     Temp(u16),
     /// Drops the newest `Temp` (its bytes go back if nothing came after).
     FreeNewest,
+    /// Shrinks the newest `Temp` to this many bytes (0 to 4095, when
+    /// fewer than it has): the tail goes back if nothing came after.
+    Shrink(u16),
+    /// Grows the newest `Temp` to this many bytes (0 to 4095, when more
+    /// than it has): in place at the top, charged to the current tag
+    /// whoever's block it is, or moved to a new block.
+    Grow(u16),
     /// Switches to a tag until [`Step::Untag`].
     Tag(u8),
     /// Drops the newest tag guard: the tag before it is current again.
     Untag,
     /// Forgets the newest tag guard: its tag stays current.
     Leak,
-    /// Sets a tag's budget (never reached): the arena is tagged from then.
-    Budget(u8),
+    /// Sets tag `.0`'s budget to `.1` bytes (0 to 8191): the arena is
+    /// tagged from then. Each frame's end counts the tags whose peak went
+    /// over their budgets.
+    Budget(u8, u16),
 }
 
 /// What the frame does between steps.
@@ -53,33 +64,72 @@ pub enum Op {
 /// is `TAGS[i]`; offsets count from the arena's base.
 #[derive(Clone, Default)]
 struct Model {
-    top: usize,
+    /// The owner (slot) of every byte below the top.
+    owners: Vec<u8>,
     peak: usize,
-    nets: [isize; 5],
-    peaks: [isize; 5],
+    held: [usize; 5],
+    peaks: [usize; 5],
     current: usize,
+    /// Each tag's budget, kept from frame to frame as the arena keeps it.
+    budgets: [Option<usize>; 5],
+    /// The breaches of the frames ended so far.
+    breaches: u64,
+    /// Runs of one owner below the top, and the most this frame had: past
+    /// [`RUNS`], the arena knows only totals below the runs it keeps.
+    runs: usize,
+    most_runs: usize,
 }
 
+/// The runs of one owner the arena's ledger remembers (`guide::budgets`):
+/// a frame that had more may charge a free below them to another tag that
+/// held bytes there, so the model then checks only the sum (the figures
+/// past the runs are tested in `tests/all/tags.rs`).
+const RUNS: usize = 32;
+
 impl Model {
-    /// The top moved by `delta` while the current tag was current.
-    fn moved(&mut self, delta: isize) {
-        self.top = self.top.checked_add_signed(delta).unwrap();
-        self.peak = self.peak.max(self.top);
+    fn top(&self) -> usize {
+        self.owners.len()
+    }
+
+    /// The top moved up by `bytes` while the current tag was current.
+    fn up(&mut self, bytes: usize) {
         let current = self.current;
-        self.nets[current] += delta;
-        self.peaks[current] = self.peaks[current].max(self.nets[current]);
+        if bytes > 0 && self.owners.last() != Some(&(current as u8)) {
+            self.runs += 1;
+            self.most_runs = self.most_runs.max(self.runs);
+        }
+        self.owners
+            .extend(std::iter::repeat_n(current as u8, bytes));
+        self.held[current] += bytes;
+        self.peaks[current] = self.peaks[current].max(self.held[current]);
+        self.peak = self.peak.max(self.top());
+    }
+
+    /// The top moved down to `to`: each byte goes back to its owner.
+    fn down_to(&mut self, to: usize) {
+        let starts = (to..self.top())
+            .filter(|&i| i == 0 || self.owners[i] != self.owners[i - 1])
+            .count();
+        self.runs -= starts;
+        for owner in self.owners.drain(to..) {
+            self.held[usize::from(owner)] -= 1;
+        }
     }
 
     fn check(&self, arena: &FrameArena, after: &str) {
-        assert_eq!(arena.used(), self.top, "used, after {after}");
+        assert_eq!(arena.used(), self.top(), "used, after {after}");
         assert_eq!(arena.peak(), self.peak, "the frame's peak, after {after}");
         let table = arena.tag_bytes();
+        let sum: usize = arena.bytes_by_tag().map(|(_, bytes)| bytes).sum();
+        assert_eq!(sum, arena.used(), "the tags' sum, after {after}");
+        if self.most_runs > RUNS {
+            return;
+        }
         let tags = [Tag::UNTAGGED].into_iter().chain(TAGS);
         for (slot, tag) in tags.enumerate() {
-            let shown = |figure: isize| usize::try_from(figure).unwrap_or(0);
             assert_eq!(
                 (table.get(tag), table.peak(tag)),
-                (shown(self.nets[slot]), shown(self.peaks[slot])),
+                (self.held[slot], self.peaks[slot]),
                 "{}'s bytes and peak, after {after}",
                 tag.name()
             );
@@ -107,15 +157,44 @@ impl<'a> Level<'a> {
             Step::Alloc(bytes) => {
                 let len = usize::from(bytes % 4096) + 1;
                 arena.alloc_slice_fill_with(len, |_| 0u8);
-                model.moved(len as isize);
+                model.up(len);
             }
             Step::Temp(bytes) => {
                 let len = usize::from(bytes % 4096);
                 self.temps
-                    .push((Vec::with_capacity_in(len, arena), model.top));
-                model.moved(len as isize);
+                    .push((Vec::with_capacity_in(len, arena), model.top()));
+                model.up(len);
             }
             Step::FreeNewest => self.free_newest(model),
+            Step::Shrink(bytes) => {
+                let len = usize::from(bytes % 4096);
+                if let Some((temp, start)) = self.temps.last_mut() {
+                    let old = temp.capacity();
+                    if len < old {
+                        temp.shrink_to(len);
+                        assert_eq!(temp.capacity(), len);
+                        if *start + old == model.top() {
+                            model.down_to(*start + len);
+                        }
+                    }
+                }
+            }
+            Step::Grow(bytes) => {
+                let len = usize::from(bytes % 4096);
+                if let Some((temp, start)) = self.temps.last_mut() {
+                    let old = temp.capacity();
+                    if len > old {
+                        temp.reserve_exact(len);
+                        assert_eq!(temp.capacity(), len);
+                        if *start + old == model.top() {
+                            model.up(len - old); // in place
+                        } else {
+                            *start = model.top(); // moved to a new block
+                            model.up(len);
+                        }
+                    }
+                }
+            }
             Step::Tag(which) => {
                 let slot = usize::from(which % 4) + 1;
                 self.guards.push((arena.tag(TAGS[slot - 1]), model.current));
@@ -132,7 +211,12 @@ impl<'a> Level<'a> {
                     std::mem::forget(guard);
                 }
             }
-            Step::Budget(which) => arena.set_budget(TAGS[usize::from(which % 4)], usize::MAX / 2),
+            Step::Budget(which, bytes) => {
+                let slot = usize::from(which % 4) + 1;
+                let budget = usize::from(bytes % 8192);
+                arena.set_budget(TAGS[slot - 1], budget);
+                model.budgets[slot] = Some(budget);
+            }
         }
         model.check(arena, &format!("{step:?}"));
     }
@@ -141,8 +225,8 @@ impl<'a> Level<'a> {
         if let Some((temp, start)) = self.temps.pop() {
             let len = temp.capacity();
             drop(temp);
-            if start + len == model.top {
-                model.moved(-(len as isize));
+            if len != 0 && start + len == model.top() {
+                model.down_to(start);
             }
         }
     }
@@ -162,7 +246,11 @@ impl<'a> Level<'a> {
 
 /// Runs `ops` on a fresh arena, checking the ledger after every step.
 pub fn run(ops: &[Op]) {
-    let mut arena = FrameArena::builder().reserve(64 << 20).build().unwrap();
+    let mut arena = FrameArena::builder()
+        .reserve(64 << 20)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
     let mut model = Model::default();
     let mut index = 0;
     while index < ops.len() {
@@ -179,10 +267,25 @@ pub fn run(ops: &[Op]) {
             Some(Op::UnwindingScope(steps)) => scope(&mut arena, &mut model, steps, true),
             Some(Op::Reset) => {
                 arena.reset();
+                let over = (model.peaks.iter().zip(model.budgets))
+                    .filter(|&(&peak, budget)| budget.is_some_and(|budget| peak > budget))
+                    .count();
+                let breaches = if model.most_runs > RUNS {
+                    arena.stats().over_budget // the peaks may differ (see `RUNS`)
+                } else {
+                    model.breaches + over as u64
+                };
                 model = Model {
                     current: model.current,
+                    budgets: model.budgets,
+                    breaches,
                     ..Model::default()
                 };
+                assert_eq!(
+                    arena.stats().over_budget,
+                    model.breaches,
+                    "the breaches counted"
+                );
                 model.check(&arena, "a reset");
             }
             _ => {}
@@ -214,9 +317,11 @@ fn scope(arena: &mut FrameArena, model: &mut Model, steps: &[Step], unwinds: boo
     } else {
         run_steps();
     }
-    // The top and the nets as the scope found them; the peaks keep what
-    // the scope held; a tag leaked in the scope stays current.
-    model.top = at_open.top;
-    model.nets = at_open.nets;
+    // The top and the bytes as the scope found them; the peaks keep what
+    // the scope held; a tag leaked in the scope stays current; budgets set
+    // in the scope stay.
+    model.owners = at_open.owners;
+    model.held = at_open.held;
+    model.runs = at_open.runs;
     model.check(arena, "a scope's end");
 }

@@ -3,9 +3,16 @@
 //! with a pattern of its own and pushing values to a collector; while the
 //! frame lives every block keeps its bytes, the set's `used` holds them,
 //! the collector gives back exactly what was pushed; then the set is reset
-//! and the next frame reuses the arenas.
+//! and the next frame reuses the arenas. Blocks under [`JOBS`], whose
+//! budget the set's builder gives, are a budget on the frame's sum over
+//! the threads: the set's table, its policy's count and the table's
+//! `over_budget` all agree with the model's sum.
 
-use tickarena::ThreadArenas;
+use tickarena::{BudgetPolicy, FrameArena, Tag, ThreadArenas};
+
+/// The tag of [`Op::Tagged`] blocks, and its budget on the set.
+pub const JOBS: Tag = Tag::new("jobs");
+const JOBS_BUDGET: usize = 6000;
 
 /// One job's step. Threads and sizes are reduced by [`run`].
 #[derive(Clone, Debug)]
@@ -13,6 +20,8 @@ use tickarena::ThreadArenas;
 pub enum Op {
     /// On thread `.0`: a block of `.1` bytes.
     Alloc(u8, u16),
+    /// On thread `.0`: a block of `.1` bytes under [`JOBS`].
+    Tagged(u8, u16),
     /// On thread `.0`: push `.1` to the frame's collector.
     Push(u8, u32),
     /// Ends the frame: checks it, resets the set.
@@ -23,14 +32,40 @@ const THREADS: usize = 4;
 
 /// Runs `ops` as frames (each ends at a `Reset`, and at the end).
 pub fn run(ops: &[Op]) {
-    let mut arenas = ThreadArenas::new();
-    let mut frames = 0;
+    let builder = FrameArena::builder()
+        .budget(JOBS, JOBS_BUDGET)
+        .budget_policy(BudgetPolicy::Count);
+    let mut arenas = ThreadArenas::with_builder(builder);
+    let (mut frames, mut breaches) = (0, 0);
     for frame in ops.split(|op| matches!(op, Op::Reset)) {
         one_frame(&arenas, frame);
+        let jobs: usize = frame
+            .iter()
+            .map(|op| match *op {
+                Op::Tagged(_, bytes) => usize::from(bytes % 4096),
+                _ => 0,
+            })
+            .sum();
+        let table = arenas.tag_bytes();
+        assert_eq!((table.get(JOBS), table.peak(JOBS)), (jobs, jobs));
         arenas.reset();
         frames += 1;
+        breaches += u64::from(jobs > JOBS_BUDGET);
         assert_eq!(arenas.used(), 0);
         assert_eq!(arenas.stats().frames, frames);
+        let last = arenas.last_frame_tag_bytes();
+        let over: Vec<_> = last.over_budget().collect();
+        let expected: &[_] = if jobs > JOBS_BUDGET {
+            &[(JOBS, jobs, JOBS_BUDGET)]
+        } else {
+            &[]
+        };
+        assert_eq!(over, expected, "the last frame's table over its budget");
+        assert_eq!(
+            arenas.stats().over_budget,
+            breaches,
+            "the breaches the policy counted"
+        );
     }
 }
 
@@ -48,6 +83,13 @@ fn one_frame(arenas: &ThreadArenas, ops: &[Op]) {
                             Op::Alloc(on, bytes) if usize::from(on) % THREADS == thread => {
                                 let len = usize::from(bytes % 4096);
                                 let block = arenas.local().alloc_slice_fill_with(len, |_| pattern);
+                                blocks.push((&*block, pattern));
+                            }
+                            Op::Tagged(on, bytes) if usize::from(on) % THREADS == thread => {
+                                let len = usize::from(bytes % 4096);
+                                let arena = arenas.local();
+                                let _jobs = arena.tag(JOBS);
+                                let block = arena.alloc_slice_fill_with(len, |_| pattern);
                                 blocks.push((&*block, pattern));
                             }
                             Op::Push(on, value) if usize::from(on) % THREADS == thread => {

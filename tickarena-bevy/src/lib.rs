@@ -123,6 +123,23 @@ pub use worker_arenas::{WORKER_RESERVE, WORKER_RETAIN, WorkerArenas, Workers};
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// tickarena itself, for what the re-exports below leave out: a game that
+/// depends on tickarena-bevy alone reaches all of tickarena here. The
+/// derives (`#[derive(FrameData)]`) find it here too, in a crate whose
+/// `Cargo.toml` names tickarena-bevy and not tickarena (or with
+/// `#[tickarena(crate = "tickarena_bevy::tickarena")]`).
+///
+/// # Example
+///
+/// ```
+/// use tickarena_bevy::tickarena::{FrameArena, FrameVec};
+///
+/// let arena = FrameArena::new();
+/// let list: FrameVec<'_, u8> = tickarena_bevy::vec_in![&arena; 1, 2];
+/// assert_eq!(list.len(), 2);
+/// ```
+pub use tickarena;
+
 // What the README's examples use from tickarena, so that a Bevy game needs
 // this crate alone: the arenas, frame data, the collector, the everyday
 // type names and the macros.

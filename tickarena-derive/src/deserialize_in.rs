@@ -4,10 +4,12 @@
 //! externally tagged), so one type can derive serde's `Serialize` beside it.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::{Data, DeriveInput, Error, Fields, GenericParam, Ident, Lifetime};
 
-use crate::model::{Errors, FieldAttrs, frame_lifetime, mentions, serde_attrs};
+use crate::model::{
+    Errors, FieldAttrs, crate_path, frame_lifetime, mentions, serde_attrs, serde_name,
+};
 
 /// One field, read and checked.
 struct Field {
@@ -29,7 +31,12 @@ enum Shape {
     Unit,
 }
 
-fn read_fields(fields: &Fields, lifetime: Option<&Lifetime>, errors: &mut Errors) -> Shape {
+fn read_fields(
+    fields: &Fields,
+    lifetime: Option<&Lifetime>,
+    this: &TokenStream,
+    errors: &mut Errors,
+) -> Shape {
     let read = |index: usize, field: &syn::Field, errors: &mut Errors| {
         let attrs = serde_attrs(&field.attrs, "field", errors);
         let member = match &field.ident {
@@ -39,12 +46,15 @@ fn read_fields(fields: &Fields, lifetime: Option<&Lifetime>, errors: &mut Errors
         let name = field
             .ident
             .as_ref()
-            .map_or_else(|| index.to_string(), ToString::to_string);
+            .map_or_else(|| index.to_string(), serde_name);
+        // The generated visitors are types of their own, where `Self`
+        // would name the visitor: name the type instead.
+        let ty = without_self(&field.ty, this);
         Field {
             member,
             key: attrs.rename.clone().unwrap_or(name),
-            in_arena: lifetime.is_some_and(|l| mentions(&field.ty, l)),
-            ty: field.ty.clone(),
+            in_arena: lifetime.is_some_and(|l| mentions(&ty, l)),
+            ty,
             attrs,
         }
     };
@@ -84,6 +94,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     // `#[serde(rename = "..")]` on the type: its name in the formats that
     // write it; nothing else is followed.
     let container = serde_attrs(&input.attrs, "type", &mut errors);
+    let krate = crate_path(input, &mut errors);
     let no_heap = crate::no_heap::requested(&input.attrs, &mut errors);
     let mut no_heap_checks = Vec::new();
     let mut check_fields = |shape: &Shape| {
@@ -93,7 +104,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     };
     let name = &input.ident;
-    let type_name = container.rename.unwrap_or_else(|| name.to_string());
+    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let arena_lifetime = lifetime
         .clone()
         .unwrap_or_else(|| Lifetime::new("'__arena", Span::call_site()));
@@ -103,7 +114,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     };
     let body = match &input.data {
         Data::Struct(data) => {
-            let shape = read_fields(&data.fields, lifetime.as_ref(), &mut errors);
+            let shape = read_fields(&data.fields, lifetime.as_ref(), &ty, &mut errors);
             check_fields(&shape);
             errors.finish()?;
             struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
@@ -112,9 +123,9 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             let mut variants = Vec::new();
             for variant in &data.variants {
                 let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
-                let shape = read_fields(&variant.fields, lifetime.as_ref(), &mut errors);
+                let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, &mut errors);
                 check_fields(&shape);
-                let key = attrs.rename.unwrap_or_else(|| variant.ident.to_string());
+                let key = attrs.rename.unwrap_or_else(|| serde_name(&variant.ident));
                 variants.push((variant.ident.clone(), key, shape));
             }
             errors.finish()?;
@@ -132,17 +143,18 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     };
     Ok(quote! {
         const _: () = {
-            use ::tickarena::serde::__private::serde as __serde;
+            use #krate as __tickarena;
+            use __tickarena::serde::__private::serde as __serde;
             #(#no_heap_checks)*
-            impl<#arena_lifetime> ::tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
+            impl<#arena_lifetime> __tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
                 // No `#[inline]`, as serde's derive: a recursive type's level
                 // then takes one frame, not its lists' loops inlined into it.
-                fn deserialize_in<'de, __D>(
-                    __arena: &#arena_lifetime ::tickarena::FrameArena,
+                fn deserialize_in<'__de, __D>(
+                    __arena: &#arena_lifetime __tickarena::FrameArena,
                     __deserializer: __D,
                 ) -> ::core::result::Result<Self, __D::Error>
                 where
-                    __D: __serde::Deserializer<'de>,
+                    __D: __serde::Deserializer<'__de>,
                 {
                     #body
                 }
@@ -152,13 +164,15 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 }
 
 /// The seed that reads `field`: `InArena` for arena data, the type's own
-/// `Deserialize` otherwise.
+/// `Deserialize` otherwise. Spanned on the field's type, so that rustc
+/// names a type that is neither there, not at the derive.
 fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
     let ty = &field.ty;
+    let span = syn::spanned::Spanned::span(ty);
     if field.in_arena {
-        quote!(::tickarena::serde::InArena::<#ty>::new(#arena))
+        quote_spanned!(span=> __tickarena::serde::InArena::<#ty>::new(#arena))
     } else {
-        quote!(::core::marker::PhantomData::<#ty>)
+        quote_spanned!(span=> ::core::marker::PhantomData::<#ty>)
     }
 }
 
@@ -198,8 +212,12 @@ fn fields_visitor(
                 __serde::de::Error::invalid_length(#position, &self)
             ))
         };
+        // Spanned on the field's type, as the seed is (see `seed`).
+        let span = syn::spanned::Spanned::span(&field.ty);
+        let next =
+            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)?);
         read_seq.push(quote! {
-            let #local = match __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)? {
+            let #local = match #next {
                 ::core::option::Option::Some(value) => value,
                 ::core::option::Option::None => #missing,
             };
@@ -213,9 +231,9 @@ fn fields_visitor(
     quote! {
         #[allow(dead_code)] // a type with no arena data does not read it
         struct #visitor<#lifetime> {
-            arena: &#lifetime ::tickarena::FrameArena,
+            arena: &#lifetime __tickarena::FrameArena,
         }
-        impl<'de, #lifetime> __serde::de::Visitor<'de> for #visitor<#lifetime> {
+        impl<'__de, #lifetime> __serde::de::Visitor<'__de> for #visitor<#lifetime> {
             type Value = #ty;
 
             fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -225,7 +243,7 @@ fn fields_visitor(
             #[inline]
             fn visit_seq<__S>(self, mut __seq: __S) -> ::core::result::Result<#ty, __S::Error>
             where
-                __S: __serde::de::SeqAccess<'de>,
+                __S: __serde::de::SeqAccess<'__de>,
             {
                 #(#read_seq)*
                 ::core::result::Result::Ok(#build)
@@ -254,7 +272,15 @@ fn map_form(
     let indices64: Vec<u64> = (0..read.len() as u64).collect();
     let slots: Vec<&Ident> = read.iter().map(|(i, _)| &locals[*i]).collect();
     let types: Vec<&syn::Type> = read.iter().map(|(_, f)| &f.ty).collect();
-    let seeds: Vec<TokenStream> = read.iter().map(|(_, f)| seed(f, arena)).collect();
+    // Spanned on the field's type, as the seed is (see `seed`).
+    let reads: Vec<TokenStream> = read
+        .iter()
+        .map(|(_, f)| {
+            let seed = seed(f, arena);
+            let span = syn::spanned::Spanned::span(&f.ty);
+            quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
+        })
+        .collect();
     let finish = fields.iter().zip(locals).map(|(field, local)| {
         let key = &field.key;
         if field.attrs.skip {
@@ -262,12 +288,21 @@ fn map_form(
         } else if field.attrs.default {
             quote!(let #local = #local.unwrap_or_default();)
         } else {
+            // serde's rule: the field's own type reads "nothing here",
+            // so an `Option` (also inside a `FrameBox`) is `None` and
+            // everything else the format's `missing_field` error.
+            let seed = seed(field, arena);
+            let span = syn::spanned::Spanned::span(&field.ty);
+            let read = quote_spanned! {span=>
+                __serde::de::DeserializeSeed::deserialize(
+                    #seed,
+                    __tickarena::serde::__private::MissingField::<__M::Error>::new(#key),
+                )?
+            };
             quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => {
-                        return ::core::result::Result::Err(__serde::de::Error::missing_field(#key));
-                    }
+                    ::core::option::Option::None => #read,
                 };
             }
         }
@@ -276,18 +311,22 @@ fn map_form(
         #[inline]
         fn visit_map<__M>(self, mut __map: __M) -> ::core::result::Result<Self::Value, __M::Error>
         where
-            __M: __serde::de::MapAccess<'de>,
+            __M: __serde::de::MapAccess<'__de>,
         {
             /// Which field a key names: its index, or none (skipped).
             struct __Key(::core::option::Option<usize>);
-            impl<'de> __serde::Deserialize<'de> for __Key {
+            // A seed, not a `Deserialize` impl: rustc's "the following
+            // other types implement `Deserialize`" would list it.
+            struct __KeySeed;
+            impl<'__de> __serde::de::DeserializeSeed<'__de> for __KeySeed {
+                type Value = __Key;
                 #[inline]
-                fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Key, __K::Error>
+                fn deserialize<__K>(self, deserializer: __K) -> ::core::result::Result<__Key, __K::Error>
                 where
-                    __K: __serde::Deserializer<'de>,
+                    __K: __serde::Deserializer<'__de>,
                 {
                     struct __KeyVisitor;
-                    impl<'de> __serde::de::Visitor<'de> for __KeyVisitor {
+                    impl<'__de> __serde::de::Visitor<'__de> for __KeyVisitor {
                         type Value = __Key;
                         fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                             formatter.write_str("a field name")
@@ -316,15 +355,13 @@ fn map_form(
                 }
             }
             #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-            while let ::core::option::Option::Some(__Key(key)) = __serde::de::MapAccess::next_key::<__Key>(&mut __map)? {
+            while let ::core::option::Option::Some(__Key(key)) = __serde::de::MapAccess::next_key_seed(&mut __map, __KeySeed)? {
                 match key {
                     #(::core::option::Option::Some(#indices) => {
                         if #slots.is_some() {
                             return ::core::result::Result::Err(__serde::de::Error::duplicate_field(#keys));
                         }
-                        #slots = ::core::option::Option::Some(
-                            __serde::de::MapAccess::next_value_seed(&mut __map, #seeds)?,
-                        );
+                        #slots = ::core::option::Option::Some(#reads);
                     })*
                     _ => {
                         __serde::de::MapAccess::next_value::<__serde::de::IgnoredAny>(&mut __map)?;
@@ -350,7 +387,7 @@ fn struct_body(
     match shape {
         Shape::Unit => quote! {
             struct __Unit;
-            impl<'de> __serde::de::Visitor<'de> for __Unit {
+            impl<'__de> __serde::de::Visitor<'__de> for __Unit {
                 type Value = ();
                 fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     formatter.write_str(#expecting)
@@ -456,13 +493,16 @@ fn enum_body(
     quote! {
         /// Which variant a tag names.
         struct __Tag(usize);
-        impl<'de> __serde::Deserialize<'de> for __Tag {
-            fn deserialize<__K>(deserializer: __K) -> ::core::result::Result<__Tag, __K::Error>
+        // A seed, as `__KeySeed` is.
+        struct __TagSeed;
+        impl<'__de> __serde::de::DeserializeSeed<'__de> for __TagSeed {
+            type Value = __Tag;
+            fn deserialize<__K>(self, deserializer: __K) -> ::core::result::Result<__Tag, __K::Error>
             where
-                __K: __serde::Deserializer<'de>,
+                __K: __serde::Deserializer<'__de>,
             {
                 struct __TagVisitor;
-                impl<'de> __serde::de::Visitor<'de> for __TagVisitor {
+                impl<'__de> __serde::de::Visitor<'__de> for __TagVisitor {
                     type Value = __Tag;
                     fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         formatter.write_str("a variant of ")?;
@@ -498,9 +538,9 @@ fn enum_body(
         #(#visitors)*
         #[allow(dead_code)] // an enum with no arena data does not read it
         struct __Enum<#lifetime> {
-            arena: &#lifetime ::tickarena::FrameArena,
+            arena: &#lifetime __tickarena::FrameArena,
         }
-        impl<'de, #lifetime> __serde::de::Visitor<'de> for __Enum<#lifetime> {
+        impl<'__de, #lifetime> __serde::de::Visitor<'__de> for __Enum<#lifetime> {
             type Value = #ty;
             fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 formatter.write_str(#expecting)
@@ -508,9 +548,9 @@ fn enum_body(
             #[inline]
             fn visit_enum<__E>(self, __data: __E) -> ::core::result::Result<#ty, __E::Error>
             where
-                __E: __serde::de::EnumAccess<'de>,
+                __E: __serde::de::EnumAccess<'__de>,
             {
-                let (__Tag(__tag), __variant) = __serde::de::EnumAccess::variant::<__Tag>(__data)?;
+                let (__Tag(__tag), __variant) = __serde::de::EnumAccess::variant_seed(__data, __TagSeed)?;
                 match __tag {
                     #(#arms,)*
                     _ => ::core::unreachable!(),
@@ -522,4 +562,35 @@ fn enum_body(
             __deserializer, #type_name, __VARIANTS, __Enum { arena: __arena },
         )
     }
+}
+
+/// `ty` with every `Self` replaced by `this` (`<this>::X` for `Self::X`).
+fn without_self(ty: &syn::Type, this: &TokenStream) -> syn::Type {
+    use proc_macro2::{Group, TokenTree};
+    fn walk(tokens: TokenStream, this: &TokenStream) -> TokenStream {
+        let mut out = Vec::new();
+        let mut tokens = tokens.into_iter().peekable();
+        while let Some(token) = tokens.next() {
+            match token {
+                TokenTree::Ident(ident) if ident == "Self" => {
+                    let path =
+                        matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                    if path {
+                        out.extend(quote!(<#this>));
+                    } else {
+                        out.extend(this.clone());
+                    }
+                }
+                TokenTree::Group(group) => {
+                    let mut inner = Group::new(group.delimiter(), walk(group.stream(), this));
+                    inner.set_span(group.span());
+                    out.push(TokenTree::Group(inner));
+                }
+                other => out.push(other),
+            }
+        }
+        out.into_iter().collect()
+    }
+    let tokens = walk(quote!(#ty), this);
+    syn::parse2(tokens).unwrap_or_else(|_| ty.clone())
 }

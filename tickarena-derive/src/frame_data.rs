@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::{DeriveInput, GenericParam, Lifetime};
 
-use crate::model::{Errors, frame_lifetime, without_lifetime};
+use crate::model::{Errors, crate_path, frame_lifetime, without_lifetime};
 
 /// What `#[frame_data(..)]` says.
 #[derive(Default)]
@@ -45,6 +45,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let mut errors = Errors::default();
     let lifetime = frame_lifetime(input, "FrameData", &mut errors);
     let options = options(input, &mut errors);
+    let krate = crate_path(input, &mut errors);
     errors.finish()?;
 
     let name = &input.ident;
@@ -80,7 +81,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let (l_short, l_long, l_frame) = (life("'__short"), life("'__long"), life("'__frame"));
 
     let frame_data = quote! {
-        impl #impl_generics ::tickarena::FrameData for #kind #where_clause {
+        impl #impl_generics #krate::FrameData for #kind #where_clause {
             type Of<#l_frame> = #frame;
         }
     };
@@ -94,7 +95,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let body = quote_spanned!(span=> data);
     Ok(quote! {
         #frame_data
-        impl #impl_generics ::tickarena::CovariantFrameData for #kind #where_clause {
+        impl #impl_generics #krate::CovariantFrameData for #kind #where_clause {
             fn shorten<#l_short, #l_long: #l_short>(data: &#l_short #long) -> &#l_short #short {
                 #body
             }

@@ -6,6 +6,12 @@
 //! Each derive reads its input into a small model ([`model`]), checks it
 //! (every refusal a compile error under the token that caused it, all of
 //! them at once), then generates code that names every path absolutely.
+//!
+//! The generated code reaches tickarena at `::tickarena`, or at the path
+//! `#[tickarena(crate = "..")]` on the type names (serde's
+//! `#[serde(crate = "..")]` is the model), for a crate that reaches it
+//! through a re-export. A crate whose `Cargo.toml` depends on tickarena-bevy
+//! and not on tickarena gets `::tickarena_bevy::tickarena` without asking.
 
 mod deserialize_in;
 mod frame_data;
@@ -21,7 +27,7 @@ use syn::{DeriveInput, parse_macro_input};
 /// (`type Of<'f>` = the type at `'f`), and `CovariantFrameData`, which
 /// compiles only if the type is covariant in that lifetime. See
 /// `tickarena::FrameData`.
-#[proc_macro_derive(FrameData, attributes(frame_data))]
+#[proc_macro_derive(FrameData, attributes(frame_data, tickarena))]
 pub fn derive_frame_data(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     frame_data::derive(&input)
@@ -32,7 +38,7 @@ pub fn derive_frame_data(input: TokenStream) -> TokenStream {
 /// `#[derive(RollbackState)]`: `Clone` with a `clone_from` that calls
 /// `clone_from` on every field, so a rollback save reuses the slot's
 /// capacity. See `tickarena::rollback::RollbackGame`.
-#[proc_macro_derive(RollbackState)]
+#[proc_macro_derive(RollbackState, attributes(tickarena))]
 pub fn derive_rollback_state(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     rollback_state::derive(&input)
@@ -44,7 +50,7 @@ pub fn derive_rollback_state(input: TokenStream) -> TokenStream {
 /// lifetime, the arena's: deserializes it with its nested data (strings,
 /// lists, boxes) in a `tickarena::FrameArena`. See
 /// `tickarena::serde::DeserializeIn`.
-#[proc_macro_derive(DeserializeIn, attributes(serde, deserialize_in))]
+#[proc_macro_derive(DeserializeIn, attributes(serde, tickarena, deserialize_in))]
 pub fn derive_deserialize_in(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     deserialize_in::derive(&input)

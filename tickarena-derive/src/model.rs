@@ -55,7 +55,8 @@ pub fn without_lifetime(generics: &Generics) -> Generics {
 /// What `#[serde(..)]` on a field says, as serde's derive reads it.
 #[derive(Default)]
 pub struct FieldAttrs {
-    /// `rename = ".."`: the key in a map (and nothing else).
+    /// `rename = ".."` or `rename(deserialize = "..")`: the key in a map
+    /// (and nothing else).
     pub rename: Option<String>,
     /// `default`: a missing field is `Default::default()`.
     pub default: bool,
@@ -71,8 +72,26 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
         let parsed = attr.parse_nested_meta(|meta| {
             let path = &meta.path;
             if path.is_ident("rename") {
-                let value: syn::LitStr = meta.value()?.parse()?;
-                out.rename = Some(value.value());
+                if meta.input.peek(syn::Token![=]) {
+                    let value: syn::LitStr = meta.value()?.parse()?;
+                    out.rename = Some(value.value());
+                } else {
+                    // `rename(deserialize = "..", serialize = "..")`, as
+                    // serde's derive reads it: the key read is the
+                    // `deserialize` one; `serialize` is serde's business.
+                    meta.parse_nested_meta(|side| {
+                        let value: syn::LitStr = side.value()?.parse()?;
+                        if side.path.is_ident("deserialize") {
+                            out.rename = Some(value.value());
+                        } else if !side.path.is_ident("serialize") {
+                            return Err(side.error(
+                                "`rename(..)` takes `deserialize = \"..\"` and \
+                                 `serialize = \"..\"`",
+                            ));
+                        }
+                        Ok(())
+                    })?;
+                }
             } else if path.is_ident("default") && what == "field" {
                 if meta.input.peek(syn::Token![=]) {
                     return Err(meta.error(
@@ -158,4 +177,148 @@ pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
         false
     }
     walk(ty.to_token_stream(), &lifetime.ident.to_string())
+}
+
+/// The name serde gives a field or variant: its identifier without `r#`
+/// (`r#type` is `"type"`), as serde's derive names it.
+pub fn serde_name(ident: &syn::Ident) -> String {
+    use syn::ext::IdentExt;
+    ident.unraw().to_string()
+}
+
+/// The path the generated code names tickarena by: `#[tickarena(crate =
+/// "..")]` on the type when given (serde's `#[serde(crate = "..")]` is the
+/// model); else `::tickarena`, or `::tickarena_bevy::tickarena` for a crate
+/// that depends on tickarena-bevy and not on tickarena itself (see
+/// [`default_crate_path`]).
+pub fn crate_path(input: &DeriveInput, errors: &mut Errors) -> proc_macro2::TokenStream {
+    let mut named = None;
+    for attr in input
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("tickarena"))
+    {
+        let parsed = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                let value: syn::LitStr = meta.value()?.parse()?;
+                let path: syn::Path = value.parse().map_err(|error| {
+                    Error::new(
+                        value.span(),
+                        format!(
+                            "`crate = \"..\"` takes a path (`tickarena_bevy::tickarena`): {error}"
+                        ),
+                    )
+                })?;
+                named = Some(quote::quote!(#path));
+                Ok(())
+            } else {
+                Err(meta.error(
+                    "unknown tickarena option: the one option is `crate = \"..\"` \
+                     (`#[tickarena(crate = \"my_reexport::tickarena\")]`, the path tickarena is \
+                     reached by)",
+                ))
+            }
+        });
+        if let Err(error) = parsed {
+            errors.push(error);
+        }
+    }
+    named.unwrap_or_else(default_crate_path)
+}
+
+/// `::tickarena`, unless the crate being compiled depends on tickarena-bevy
+/// and not on tickarena (its `Cargo.toml` names one and not the other):
+/// then `::tickarena_bevy::tickarena`, tickarena-bevy's re-export, so
+/// `#[derive(FrameData)]` from `tickarena_bevy` works in a game whose only
+/// tickarena dependency is tickarena-bevy (Bevy's own derives find `bevy`
+/// the same way). A renamed dependency is not followed: name the path with
+/// `#[tickarena(crate = "..")]`.
+fn default_crate_path() -> proc_macro2::TokenStream {
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").and_then(|dir| {
+        std::fs::read_to_string(std::path::Path::new(&dir).join("Cargo.toml")).ok()
+    });
+    match manifest {
+        Some(manifest)
+            if !depends_on(&manifest, "tickarena") && depends_on(&manifest, "tickarena-bevy") =>
+        {
+            quote::quote!(::tickarena_bevy::tickarena)
+        }
+        _ => quote::quote!(::tickarena),
+    }
+}
+
+/// Whether `manifest` names the package `name` as a dependency (of any
+/// kind, for any target), or is that package: a key `name = ..` or
+/// `name.x = ..` under a `dependencies` table, a `[..dependencies.name]`
+/// table, or `name = "name"` under `[package]`.
+fn depends_on(manifest: &str, name: &str) -> bool {
+    let mut table = String::new();
+    for line in manifest.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(header) = line.strip_prefix('[') {
+            table = header
+                .trim_matches(|c| c == '[' || c == ']')
+                .trim()
+                .to_owned();
+            let dependency = table.rsplit_once("dependencies.").map(|(_, key)| key);
+            if dependency.is_some_and(|key| key.trim_matches('"') == name) {
+                return true;
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        let key = key
+            .split('.')
+            .next()
+            .unwrap_or(key)
+            .trim()
+            .trim_matches('"');
+        if table.ends_with("dependencies") && key == name {
+            return true;
+        }
+        if table == "package" && key == "name" && value.trim().trim_matches('"') == name {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::depends_on;
+
+    #[test]
+    fn a_dependency_is_found_in_every_form_cargo_takes() {
+        let forms = [
+            "[dependencies]\ntickarena = \"0.1\"",
+            "[dependencies]\ntickarena = { path = \"..\", features = [\"derive\"] }",
+            "[dependencies]\ntickarena.workspace = true",
+            "[dependencies.tickarena]\nversion = \"0.1\"",
+            "[dev-dependencies]\n\"tickarena\" = \"0.1\"",
+            "[target.'cfg(unix)'.dependencies]\ntickarena = \"0.1\" # comment",
+            "[target.'cfg(unix)'.dependencies.tickarena]\nversion = \"0.1\"",
+            "[package]\nname = \"tickarena\"",
+        ];
+        for manifest in forms {
+            assert!(depends_on(manifest, "tickarena"), "{manifest}");
+        }
+    }
+
+    #[test]
+    fn a_neighbour_or_a_key_elsewhere_is_not_a_dependency() {
+        let others = [
+            "[dependencies]\ntickarena-bevy = \"0.1\"",
+            "[dependencies]\nbevy = { version = \"0.20\" } # tickarena = \"0.1\"",
+            "[features]\ntickarena = []",
+            "[package]\nname = \"tickarena-bevy\"",
+            "[dependencies.tickarena-bevy]\nversion = \"0.1\"",
+        ];
+        for manifest in others {
+            assert!(!depends_on(manifest, "tickarena"), "{manifest}");
+        }
+        assert!(depends_on(others[0], "tickarena-bevy"));
+    }
 }

@@ -6,7 +6,14 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Error, Fields, GenericParam, parse_quote};
 
+use crate::model::{Errors, crate_path};
+
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    // The code below names only `core`; `#[tickarena(crate = "..")]` is
+    // checked all the same, so one attribute serves every derive on a type.
+    let mut errors = Errors::default();
+    crate_path(input, &mut errors);
+    errors.finish()?;
     let name = &input.ident;
     let mut generics = input.generics.clone();
     for param in &mut generics.params {

@@ -2,6 +2,10 @@
 //! before the fix, tickarena failed to compile here (E0119, two impls of
 //! core's `Allocator` for `FrameArena`).
 
+// The crate is here to be built in this graph: named, so that cargo's
+// unused-dependency lint sees it used.
+use tickarena as _;
+
 /// Takes any allocator through allocator-api2's trait, as crates written
 /// for stable Rust do.
 pub fn sum_in<A: allocator_api2::alloc::Allocator>(values: &[u32], alloc: A) -> u32 {
