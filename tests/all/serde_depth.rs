@@ -57,6 +57,7 @@ enum HeapCommand {
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[cfg_attr(miri, allow(dead_code))] // the stack figures' alone
 struct HeapTree {
     leaf: Leaf,
     children: Vec<HeapTree>,
@@ -202,6 +203,7 @@ fn a_panic_midway_gives_the_count_back() {
 
 /// Stack bytes per level: where the leaf is read at two depths (10 and
 /// 60), apart.
+#[cfg_attr(miri, allow(dead_code))]
 fn per_level(read: impl Fn(usize)) -> usize {
     let at = |depth| {
         read(depth);
