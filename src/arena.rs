@@ -12,6 +12,8 @@ mod budget;
 mod builder;
 mod bump;
 mod checkpoint;
+#[cfg(feature = "serde")]
+mod decode;
 mod error;
 // Used by the frame loop, which needs `std`.
 #[cfg(feature = "std")]
@@ -44,6 +46,8 @@ use tags::Ledger;
 
 pub use budget::{Breach, BudgetPolicy};
 pub use builder::FrameArenaBuilder;
+#[cfg(feature = "serde")]
+pub(crate) use decode::DecodeState;
 pub use error::ArenaError;
 #[cfg(feature = "std")]
 pub(crate) use placed::Placed;
@@ -157,6 +161,9 @@ pub struct FrameArena {
     tags: Ledger,
     /// What a frame over a tag's budget does, and how many did.
     budgets: Budgets,
+    /// The serde decode running in this arena (see `decode`).
+    #[cfg(feature = "serde")]
+    decode: DecodeState,
     /// Where each frame's figures go in Tracy (`None`: not plotted, e.g.
     /// the arenas of a `ThreadArenas`, which plots their sums).
     #[cfg(feature = "tracy")]
@@ -279,6 +286,8 @@ impl FrameArena {
             name,
             tags: Ledger::new(base),
             budgets: Budgets::default(),
+            #[cfg(feature = "serde")]
+            decode: DecodeState::new(),
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
             refusal_counts: RefusalCounts::default(),

@@ -18,9 +18,12 @@
 //!   trait for std's `Vec<T, A>`.
 //!
 //! Bad input is the format's error, never an abort: a length prefix is
-//! trusted for at most [`CAUTIOUS_BYTES`] of room up front (the rest grows
-//! as elements arrive), and a decode that would exhaust the arena is an
-//! error through the arena's `try_` path.
+//! trusted for at most [`CAUTIOUS_BYTES`] of the arena up front (the rest
+//! grows as elements arrive), lists, maps and boxes nest at most
+//! [`DEFAULT_MAX_DEPTH`] levels deep ([`InArena::max_depth`] to change
+//! it), and a decode that would exhaust the arena is an error through the
+//! arena's `try_` path, which [`arena_refused`] tells from bad input
+//! whatever the format.
 //!
 //! # Example
 //!
@@ -38,6 +41,7 @@
 //! ```
 
 mod impls;
+mod limits;
 mod missing;
 mod ser;
 
@@ -54,27 +58,102 @@ pub use ser::{boxed, vec};
 #[cfg(doc)]
 use crate::{FrameBox, FrameString, FrameVec, SegmentedList};
 
-/// Room reserved up front for a sequence or map, at most: a length prefix
-/// from the wire (postcard's, bincode's) may claim 2^40 elements; it is
-/// believed only this far (as serde's own "cautious" size hint does), and
-/// a list grows past it only as its elements actually arrive.
+/// Room taken from the arena up front for one sequence or map, at most,
+/// in bytes: a format that believes a length prefix from the wire, or a
+/// size hint, may claim 2^40 elements; the claim is believed only this
+/// far (as serde's own "cautious" size hint does), in bytes the arena
+/// actually gives (a map's whole table, a segmented list's whole
+/// segments, alignment padding), and a list grows past it only as its
+/// elements actually arrive.
+///
+/// # Example
+///
+/// A format that believes its length (here serde's own
+/// `SeqDeserializer`, over an iterator that claims 2^40 `u64`s and gives
+/// three) would have the list reserve 8 TiB; the arena gives it at most
+/// `CAUTIOUS_BYTES`, whatever the container:
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use serde::de::value::{Error, SeqDeserializer};
+/// use tickarena::serde::{CAUTIOUS_BYTES, InArena};
+/// use tickarena::{FrameArena, FrameVec, SegmentedList};
+///
+/// struct Liar(std::ops::Range<u64>); // three items, "2^40" by its size hint
+/// impl Iterator for Liar {
+///     type Item = u64;
+///     fn next(&mut self) -> Option<u64> { self.0.next() }
+///     fn size_hint(&self) -> (usize, Option<usize>) { (1 << 40, Some(1 << 40)) }
+/// }
+///
+/// let arena = FrameArena::new();
+/// let input = SeqDeserializer::<_, Error>::new(Liar(0..3));
+/// let list: FrameVec<'_, u64> = InArena::new(&arena).deserialize(input).unwrap();
+/// assert_eq!(list, [0, 1, 2]);
+/// assert!(arena.peak() <= CAUTIOUS_BYTES, "believed no further");
+///
+/// let arena = FrameArena::new();
+/// let input = SeqDeserializer::<_, Error>::new(Liar(0..3));
+/// let list: SegmentedList<u64, _> = InArena::new(&arena).deserialize(input).unwrap();
+/// assert_eq!(list.len(), 3);
+/// assert!(arena.peak() <= CAUTIOUS_BYTES);
+/// ```
+pub const CAUTIOUS_BYTES: usize = 64 << 10;
+
+/// How deeply lists, maps and boxes may nest inside each other in one
+/// decode, unless [`InArena::max_depth`] says otherwise: serde_json's own
+/// default. A recursive message (a macro of commands, a tree) nested
+/// deeper is the format's error, not a stack overflow: a level of one took
+/// 176 to 336 bytes of stack in a release build and 1.7 to 2.5 KiB in a
+/// debug build (see [`guide::serde`](crate::guide::serde)), so 128 of them
+/// fit a 2 MiB thread's stack with room to spare.
 ///
 /// # Example
 ///
 /// ```
 /// use serde::de::DeserializeSeed;
+/// use tickarena::serde::{DEFAULT_MAX_DEPTH, InArena};
 /// use tickarena::{FrameArena, FrameVec};
-/// use tickarena::serde::{CAUTIOUS_BYTES, InArena};
 ///
-/// // A postcard list claiming 2^40 `u64`s, then three bytes.
-/// let bomb = [0x80, 0x80, 0x80, 0x80, 0x80, 0x20, 1, 2, 3];
+/// type Nested<'a> = FrameVec<'a, FrameVec<'a, u8>>; // two levels
 /// let arena = FrameArena::new();
-/// let mut input = postcard::Deserializer::from_bytes(&bomb);
-/// let list: Result<FrameVec<'_, u64>, _> = InArena::new(&arena).deserialize(&mut input);
-/// assert!(list.is_err());
-/// assert!(arena.used() <= CAUTIOUS_BYTES, "believed no further");
+/// let mut input = serde_json::Deserializer::from_str("[[1], [2, 3]]");
+/// assert!(InArena::<Nested<'_>>::new(&arena).deserialize(&mut input).is_ok());
+/// assert_eq!(DEFAULT_MAX_DEPTH, 128);
 /// ```
-pub const CAUTIOUS_BYTES: usize = 64 << 10;
+pub const DEFAULT_MAX_DEPTH: u32 = 128;
+
+/// Whether `arena` could not hold the last decode that an [`InArena`] seed
+/// started in it: the error the decode returned means "the arena is full"
+/// (raise `FrameArena::builder().reserve(bytes)`, or decode less per
+/// frame), not "the input is bad". Formats that keep only their own error
+/// kinds (postcard's `SerdeDeCustom`) cannot say which; this can, whatever
+/// the format.
+///
+/// False after a decode that succeeded or failed on its input; it stays
+/// as the last decode left it until the next one starts.
+///
+/// # Example
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::{InArena, arena_refused};
+/// use tickarena::FrameArena;
+///
+/// let small = FrameArena::builder().reserve(4096).build().unwrap();
+/// let bytes = postcard::to_allocvec(&"x".repeat(10_000)).unwrap();
+/// let mut input = postcard::Deserializer::from_bytes(&bytes);
+/// let error = InArena::<&str>::new(&small).deserialize(&mut input).unwrap_err();
+/// assert_eq!(error, postcard::Error::SerdeDeCustom); // says nothing more
+/// assert!(arena_refused(&small), "but the arena knows");
+///
+/// let mut junk = postcard::Deserializer::from_bytes(&[0xFF]);
+/// assert!(InArena::<&str>::new(&small).deserialize(&mut junk).is_err());
+/// assert!(!arena_refused(&small), "bad input, not a full arena");
+/// ```
+pub fn arena_refused(arena: &FrameArena) -> bool {
+    limits::was_refused(arena)
+}
 
 /// Types that deserialize with their nested data (strings, lists, boxes)
 /// in a `&'a FrameArena`: a packet decoded into the tick's arena and
@@ -154,6 +233,8 @@ pub trait DeserializeIn<'a>: Sized {
 /// ```
 pub struct InArena<'a, T> {
     arena: &'a FrameArena,
+    /// The decode's limit, if this seed starts it (see [`InArena::max_depth`]).
+    max_depth: u32,
     value: PhantomData<fn() -> T>,
 }
 
@@ -170,6 +251,7 @@ impl<'a, T> InArena<'a, T> {
     pub fn new(arena: &'a FrameArena) -> Self {
         InArena {
             arena,
+            max_depth: DEFAULT_MAX_DEPTH,
             value: PhantomData,
         }
     }
@@ -185,6 +267,39 @@ impl<'a, T> InArena<'a, T> {
     /// ```
     pub fn arena(&self) -> &'a FrameArena {
         self.arena
+    }
+
+    /// The same seed, letting lists, maps and boxes nest `levels` deep
+    /// inside each other in the decode it starts (default
+    /// [`DEFAULT_MAX_DEPTH`]): deeper is the format's error. Raise it for a
+    /// recursive message that nests deeper, on a stack that holds it (up to
+    /// about 0.3 KiB a level in a release build, 2.5 KiB in a debug build,
+    /// more for larger types); lower
+    /// it for input you trust less. A seed inside a running decode (a
+    /// field's, an element's) keeps that decode's limit.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use serde::de::DeserializeSeed;
+    /// use tickarena::serde::InArena;
+    /// use tickarena::{FrameArena, FrameVec};
+    ///
+    /// type Nested<'a> = FrameVec<'a, FrameVec<'a, FrameVec<'a, u8>>>; // three levels
+    /// let arena = FrameArena::new();
+    /// let seed = InArena::<Nested<'_>>::new(&arena);
+    /// let json = "[[[1]]]";
+    /// let two = seed.max_depth(2).deserialize(&mut serde_json::Deserializer::from_str(json));
+    /// assert!(two.unwrap_err().to_string().contains("nested deeper than 2 levels"));
+    /// let three = seed.max_depth(3).deserialize(&mut serde_json::Deserializer::from_str(json));
+    /// assert_eq!(three.unwrap()[0][0][0], 1);
+    /// ```
+    #[must_use]
+    pub fn max_depth(self, levels: u32) -> Self {
+        InArena {
+            max_depth: levels,
+            ..self
+        }
     }
 }
 
@@ -207,7 +322,24 @@ impl<T> fmt::Debug for InArena<'_, T> {
 impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
     type Value = T;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        if limits::running(self.arena) {
+            // A field's or an element's seed (or an element of a list
+            // decoded by `DeserializeIn` directly): the running decode's
+            // limits.
+            T::deserialize_in(self.arena, deserializer)
+        } else {
+            self.start(deserializer)
+        }
+    }
+}
+
+impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
+    /// Starts a decode with this seed's limits, for as long as `T` takes.
+    #[inline(never)]
+    fn start<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        let _decode = limits::start(self.arena, self.max_depth);
         T::deserialize_in(self.arena, deserializer)
     }
 }

@@ -1,7 +1,9 @@
 //! [`DeserializeIn`] for the standard shapes and the arena's collections.
-//! Every collection reserves at most [`CAUTIOUS_BYTES`] up front, and
-//! grows through the `try_` path, so that neither a lying length prefix
-//! nor a full arena can abort the process.
+//! Every collection reserves at most [`CAUTIOUS_BYTES`] of the arena up
+//! front (bytes taken, not elements believed), grows through the `try_`
+//! path, and counts one level of the decode's depth (see `limits`), so
+//! that neither a lying length prefix, a full arena nor deep nesting can
+//! abort the process.
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -10,26 +12,31 @@ use core::marker::PhantomData;
 use ::serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use ::serde::{Deserialize, Deserializer};
 
-use super::{CAUTIOUS_BYTES, DeserializeIn, InArena};
+use super::{CAUTIOUS_BYTES, DeserializeIn, InArena, limits};
 use crate::arena::FrameArena;
 use crate::frame_types::{FrameBox, FrameString, FrameVec};
 use crate::segmented::SegmentedList;
 use crate::string::String;
 
-/// The error of an arena that cannot hold `what`.
+/// The error of `arena` that cannot hold `what`; noted on the arena, for
+/// [`arena_refused`](super::arena_refused) (postcard drops the message).
 #[cold]
-fn exhausted<E: de::Error>(what: &str) -> E {
+#[inline(never)]
+fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
     crate::arena::refusal_handled();
+    limits::refused(arena);
     E::custom(format_args!(
         "the frame arena cannot hold the {what}: raise FrameArena::builder().reserve(bytes)"
     ))
 }
 
-/// Room to reserve for `hint` elements of `T`: the hint, believed up to
-/// [`CAUTIOUS_BYTES`].
+/// Elements of `T` to reserve for a length hint of `hint` in one block (a
+/// `Vec`'s): the hint, believed up to [`CAUTIOUS_BYTES`] of the arena,
+/// the block's alignment padding included.
 fn cautious<T>(hint: Option<usize>) -> usize {
-    hint.unwrap_or(0)
-        .min(CAUTIOUS_BYTES / core::mem::size_of::<T>().max(1))
+    let size = core::mem::size_of::<T>();
+    let room = CAUTIOUS_BYTES - (core::mem::align_of::<T>() - 1).min(CAUTIOUS_BYTES);
+    hint.unwrap_or(0).min(room / size.max(1))
 }
 
 /// Types whose values hold nothing in the arena: their own `Deserialize`.
@@ -162,16 +169,18 @@ tuples! {
 }
 
 /// A string from the input, as `&str`, in whichever way the format hands
-/// it over (borrowed, transient, owned, or as bytes).
-struct StrVisitor<F>(F);
+/// it over (borrowed, transient, owned, or as bytes), copied into the
+/// arena by `F`.
+struct StrVisitor<'a, F>(&'a FrameArena, F);
 
-impl<'de, R, F: FnOnce(&str) -> Result<R, &'static str>> Visitor<'de> for StrVisitor<F> {
+impl<'de, R, F: FnOnce(&str) -> Result<R, &'static str>> Visitor<'de> for StrVisitor<'_, F> {
     type Value = R;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string")
     }
     fn visit_str<E: de::Error>(self, text: &str) -> Result<R, E> {
-        (self.0)(text).map_err(exhausted)
+        let arena = self.0;
+        (self.1)(text).map_err(|what| exhausted(arena, what))
     }
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<R, E> {
         match core::str::from_utf8(bytes) {
@@ -191,7 +200,7 @@ impl<'a> DeserializeIn<'a> for &'a str {
         D: Deserializer<'de>,
     {
         let copy = |text: &str| arena.try_alloc_str(text).map(|s| &*s).map_err(|_| "string");
-        deserializer.deserialize_str(StrVisitor(copy))
+        deserializer.deserialize_str(StrVisitor(arena, copy))
     }
 }
 
@@ -206,7 +215,7 @@ impl<'a> DeserializeIn<'a> for FrameString<'a> {
             string.try_push_str(text).map_err(|_| "string")?;
             Ok(string)
         };
-        deserializer.deserialize_str(StrVisitor(copy))
+        deserializer.deserialize_str(StrVisitor(arena, copy))
     }
 }
 
@@ -215,13 +224,20 @@ impl<'a> DeserializeIn<'a> for FrameString<'a> {
 /// path. A trait rather than function values, so that each list's pushes
 /// inline into the loop that reads its elements.
 trait ArenaList<'a, T>: Sized {
-    fn with_room(arena: &'a FrameArena, room: usize) -> Result<Self, ()>;
+    /// A list with room for up to `hint` elements, taking at most
+    /// [`CAUTIOUS_BYTES`] of the arena.
+    fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()>;
     fn try_push(&mut self, item: T) -> Result<(), ()>;
 }
 
 impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
-    #[inline]
-    fn with_room(arena: &'a FrameArena, room: usize) -> Result<Self, ()> {
+    // Out of line, as the growth below: a recursive message's every level
+    // runs the loop that reads a list's elements, and what is inlined
+    // there (a `Result` of a reservation, its error) takes stack on every
+    // level, while a call that has returned takes none.
+    #[inline(never)]
+    fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()> {
+        let room = cautious::<T>(hint);
         let mut vec = Vec::new_in(arena);
         if room > 0 {
             crate::reserve_error::handled(vec.try_reserve_exact(room)).map_err(|_| ())?;
@@ -232,22 +248,29 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
     #[inline]
     fn try_push(&mut self, item: T) -> Result<(), ()> {
         if self.len() == self.capacity() {
-            // A list of unknown length (JSON's) starts with room for 8, not
-            // std's 4: one growth (a copy, its old buffer left behind in
-            // the arena) fewer for the usual short lists.
-            let additional = if self.capacity() == 0 { 8 } else { 1 };
-            crate::reserve_error::handled(self.try_reserve(additional)).map_err(|_| ())?;
+            grow(self)?;
         }
         self.push(item);
         Ok(())
     }
 }
 
+/// Room for one more element in a full `vec`.
+#[inline(never)]
+fn grow<T>(vec: &mut FrameVec<'_, T>) -> Result<(), ()> {
+    // A list of unknown length (JSON's) starts with room for 8, not std's
+    // 4: one growth (a copy, its old buffer left behind in the arena)
+    // fewer for the usual short lists.
+    let additional = if vec.capacity() == 0 { 8 } else { 1 };
+    crate::reserve_error::handled(vec.try_reserve(additional)).map_err(|_| ())
+}
+
 impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
     #[inline]
-    fn with_room(arena: &'a FrameArena, room: usize) -> Result<Self, ()> {
+    fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()> {
         let mut list = SegmentedList::new_in(arena);
-        list.try_reserve(room).map_err(|_| ())?;
+        list.try_reserve(cautious_segments::<T>(hint.unwrap_or(0)))
+            .map_err(|_| ())?;
         Ok(list)
     }
 
@@ -261,6 +284,41 @@ impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
     }
 }
 
+/// Elements of `T` to reserve for a length hint of `hint` in a
+/// `SegmentedList`: whole segments (8, 16, 32.. elements, each its own
+/// block with its alignment padding) while they fit in [`CAUTIOUS_BYTES`].
+fn cautious_segments<T>(hint: usize) -> usize {
+    let (size, padding) = (core::mem::size_of::<T>(), core::mem::align_of::<T>() - 1);
+    if size == 0 {
+        return hint;
+    }
+    let (mut elements, mut bytes) = (0usize, 0usize);
+    let mut segment = 8usize;
+    while elements < hint {
+        let more = segment.saturating_mul(size).saturating_add(padding);
+        if bytes.saturating_add(more) > CAUTIOUS_BYTES {
+            break;
+        }
+        (elements, bytes, segment) = (elements + segment, bytes + more, segment * 2);
+    }
+    elements.min(hint)
+}
+
+/// Entries of `E` to reserve for a length hint of `hint` in a hashbrown
+/// map, whose table is larger than its entries: a power of two of
+/// buckets at least 8/7 of the entries, each with a control byte, and a
+/// group of control bytes (16) more, aligned. Believed while that (at
+/// twice the entries' share, for the power of two) fits in
+/// [`CAUTIOUS_BYTES`]; a table under 8 buckets (4 or 8, whatever the
+/// count) is never reserved for a hint.
+#[cfg(feature = "hashbrown")]
+fn cautious_map<E>(hint: usize) -> usize {
+    let bucket = core::mem::size_of::<E>() + 1;
+    let fixed = 2 * 16 + core::mem::align_of::<E>();
+    let entries = CAUTIOUS_BYTES.saturating_sub(fixed) * 7 / (16 * bucket);
+    if entries < 8 { 0 } else { hint.min(entries) }
+}
+
 /// Reads a sequence of `T`s into a list `L` in the arena.
 struct SeqVisitor<'a, T, L>(&'a FrameArena, PhantomData<fn() -> (T, L)>);
 
@@ -272,11 +330,12 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
     #[inline]
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<L, S::Error> {
         let arena = self.0;
-        let mut list = L::with_room(arena, cautious::<T>(seq.size_hint()))
-            .map_err(|()| exhausted::<S::Error>("list"))?;
+        let _level = limits::enter::<S::Error>(arena)?;
+        let mut list = L::with_room(arena, seq.size_hint())
+            .map_err(|()| exhausted::<S::Error>(arena, "list"))?;
         while let Some(item) = seq.next_element_seed(InArena::<T>::new(arena))? {
             list.try_push(item)
-                .map_err(|()| exhausted::<S::Error>("list"))?;
+                .map_err(|()| exhausted::<S::Error>(arena, "list"))?;
         }
         Ok(list)
     }
@@ -298,6 +357,17 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
     where
         D: Deserializer<'de>,
     {
+        // A slice in the arena is never dropped: elements that need it (a
+        // heap `String`, an arena list) would leak. Refused when the
+        // caller's type is compiled, naming it ("while instantiating").
+        const {
+            assert!(
+                !core::mem::needs_drop::<T>(),
+                "`&'a [T]` in a decode never drops its elements, and this `T` needs dropping \
+                 (it holds a heap `String` or `Vec`, or an arena list): decode a \
+                 `FrameVec<'a, T>`, which drops them"
+            );
+        }
         let mut vec = FrameVec::<'a, T>::deserialize_in(arena, deserializer)?;
         // Frozen: what the cautious reservation left unused goes back (in
         // place, when the list is the arena's newest allocation).
@@ -312,10 +382,11 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
     where
         D: Deserializer<'de>,
     {
+        let _level = limits::enter::<D::Error>(arena)?;
         let value = T::deserialize_in(arena, deserializer)?;
         arena
             .try_boxed(value)
-            .map_err(|_| exhausted::<D::Error>("box"))
+            .map_err(|_| exhausted::<D::Error>(arena, "box"))
     }
 }
 
@@ -352,16 +423,17 @@ where
             }
             fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
                 let arena = self.0;
+                let _level = limits::enter::<M::Error>(arena)?;
                 let mut out = crate::FrameHashMap::new_in(arena);
                 // hashbrown's `insert` aborts when its allocator refuses:
                 // every growth goes through `try_reserve` first.
-                out.try_reserve(cautious::<(K, V)>(map.size_hint()))
-                    .map_err(|_| exhausted::<M::Error>("map"))?;
+                out.try_reserve(cautious_map::<(K, V)>(map.size_hint().unwrap_or(0)))
+                    .map_err(|_| exhausted::<M::Error>(arena, "map"))?;
                 while let Some((key, value)) =
                     map.next_entry_seed(InArena::<K>::new(arena), InArena::<V>::new(arena))?
                 {
                     out.try_reserve(1)
-                        .map_err(|_| exhausted::<M::Error>("map"))?;
+                        .map_err(|_| exhausted::<M::Error>(arena, "map"))?;
                     out.insert(key, value);
                 }
                 Ok(out)

@@ -95,6 +95,14 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     // write it; nothing else is followed.
     let container = serde_attrs(&input.attrs, "type", &mut errors);
     let krate = crate_path(input, &mut errors);
+    let no_heap = crate::no_heap::requested(&input.attrs, &mut errors);
+    let mut no_heap_checks = Vec::new();
+    let mut check_fields = |shape: &Shape| {
+        if let (true, Shape::Named(fields) | Shape::Tuple(fields)) = (no_heap, shape) {
+            let own = fields.iter().filter(|f| !f.in_arena && !f.attrs.skip);
+            no_heap_checks.extend(own.map(|f| crate::no_heap::check(&f.ty)));
+        }
+    };
     let name = &input.ident;
     let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let arena_lifetime = lifetime
@@ -107,6 +115,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let body = match &input.data {
         Data::Struct(data) => {
             let shape = read_fields(&data.fields, lifetime.as_ref(), &ty, &mut errors);
+            check_fields(&shape);
             errors.finish()?;
             struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
         }
@@ -115,6 +124,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             for variant in &data.variants {
                 let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
                 let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, &mut errors);
+                check_fields(&shape);
                 let key = attrs.rename.unwrap_or_else(|| serde_name(&variant.ident));
                 variants.push((variant.ident.clone(), key, shape));
             }
@@ -135,8 +145,10 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         const _: () = {
             use #krate as __tickarena;
             use __tickarena::serde::__private::serde as __serde;
+            #(#no_heap_checks)*
             impl<#arena_lifetime> __tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
-                #[inline]
+                // No `#[inline]`, as serde's derive: a recursive type's level
+                // then takes one frame, not its lists' loops inlined into it.
                 fn deserialize_in<'__de, __D>(
                     __arena: &#arena_lifetime __tickarena::FrameArena,
                     __deserializer: __D,

@@ -16,6 +16,7 @@
 mod deserialize_in;
 mod frame_data;
 mod model;
+mod no_heap;
 mod rollback_state;
 
 use proc_macro::TokenStream;
@@ -49,7 +50,7 @@ pub fn derive_rollback_state(input: TokenStream) -> TokenStream {
 /// lifetime, the arena's: deserializes it with its nested data (strings,
 /// lists, boxes) in a `tickarena::FrameArena`. See
 /// `tickarena::serde::DeserializeIn`.
-#[proc_macro_derive(DeserializeIn, attributes(serde, tickarena))]
+#[proc_macro_derive(DeserializeIn, attributes(serde, tickarena, deserialize_in))]
 pub fn derive_deserialize_in(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     deserialize_in::derive(&input)

@@ -1,0 +1,94 @@
+//! The limits of a decode, kept on its arena ([`DecodeState`]) because
+//! every nested value's seed is made afresh from the arena alone: how
+//! deeply lists, maps and boxes may nest (a recursive message nested
+//! 10^5 deep would overflow the stack: it is the format's error at
+//! [`DEFAULT_MAX_DEPTH`] instead), and whether the arena refused the
+//! decode (which postcard's error cannot say).
+//!
+//! Each count comes back in a guard's `drop`, so a decode that fails or
+//! panics midway leaves the arena as it found it.
+
+use ::serde::de;
+
+use super::DEFAULT_MAX_DEPTH;
+use crate::arena::{DecodeState, FrameArena};
+
+/// A decode started by a seed: ends it when dropped, keeping whether the
+/// arena refused it for the caller to ask.
+pub(super) struct Decode<'a>(&'a DecodeState);
+
+impl Drop for Decode<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.0.active.set(false);
+    }
+}
+
+/// Whether a decode is running in `arena`: a seed made for a field or an
+/// element (or for the element of a list decoded by `DeserializeIn`
+/// directly) keeps its limits.
+#[inline(always)]
+pub(super) fn running(arena: &FrameArena) -> bool {
+    let state = arena.decode_state();
+    state.active.get() || state.depth.get() != 0
+}
+
+/// Starts a decode in `arena` with the limit `max_depth`; none is running.
+#[inline]
+pub(super) fn start(arena: &FrameArena, max_depth: u32) -> Decode<'_> {
+    let state = arena.decode_state();
+    debug_assert!(!running(arena), "a decode is running");
+    state.active.set(true);
+    state.refused.set(false);
+    state.max_depth.set(max_depth);
+    Decode(state)
+}
+
+/// One list, map or box open: closes it when dropped.
+pub(super) struct Level<'a>(&'a DecodeState);
+
+impl Drop for Level<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.0.depth.set(self.0.depth.get() - 1);
+    }
+}
+
+/// Opens a list, map or box in `arena`'s decode: an error if that nests
+/// them deeper than the decode's limit.
+#[inline(always)]
+pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
+    let state = arena.decode_state();
+    let depth = state.depth.get();
+    let max_depth = if state.active.get() {
+        state.max_depth.get()
+    } else {
+        DEFAULT_MAX_DEPTH
+    };
+    if depth >= max_depth {
+        return Err(too_deep(max_depth));
+    }
+    state.depth.set(depth + 1);
+    Ok(Level(state))
+}
+
+#[cold]
+#[inline(never)]
+fn too_deep<E: de::Error>(max_depth: u32) -> E {
+    E::custom(format_args!(
+        "the input is nested deeper than {max_depth} levels (lists, maps and boxes inside each \
+         other; the limit keeps a deep input from overflowing the stack): raise it with \
+         InArena::new(arena).max_depth(levels)"
+    ))
+}
+
+/// Notes that `arena` refused the decode (see [`arena_refused`](super::arena_refused)).
+#[inline]
+pub(super) fn refused(arena: &FrameArena) {
+    arena.decode_state().refused.set(true);
+}
+
+/// Whether `arena` refused the last decode a seed started in it.
+pub(super) fn was_refused(arena: &FrameArena) -> bool {
+    arena.decode_state().refused.get()
+}

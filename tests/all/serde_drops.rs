@@ -1,0 +1,94 @@
+//! Elements that need dropping (a heap `String` read by serde's own
+//! `Deserialize`, an arena list) are dropped: in a `FrameVec` when it
+//! goes, and `&'a [T]` (which never drops) refuses such elements at
+//! compile time (the `compile_fail` example on `DeserializeIn`).
+
+use std::cell::Cell;
+
+use serde::de::DeserializeSeed;
+use tickarena::serde::InArena;
+use tickarena::{DeserializeIn, FrameArena, FrameBox, FrameVec};
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+thread_local! {
+    static DROPS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A name on the heap (read by `String`'s own `Deserialize`), its drops
+/// counted.
+#[derive(DeserializeIn)]
+struct Named {
+    #[allow(dead_code)]
+    name: String,
+}
+
+impl Drop for Named {
+    fn drop(&mut self) {
+        DROPS.set(DROPS.get() + 1);
+    }
+}
+
+#[derive(DeserializeIn)]
+#[allow(dead_code)]
+struct Roster<'a> {
+    players: FrameVec<'a, FrameBox<'a, Named>>,
+    teams: FrameVec<'a, FrameVec<'a, Named>>,
+}
+
+#[test]
+fn a_frame_vec_drops_every_element_it_decoded() {
+    let arena = FrameArena::new();
+    let count = if cfg!(miri) { 50 } else { 1000 };
+    let names: Vec<_> = (0..count)
+        .map(|i| serde_json::json!({"name": format!("p{i}")}))
+        .collect();
+    let json = serde_json::json!({"players": names, "teams": [names, names]}).to_string();
+    DROPS.set(0);
+    let roster: Roster<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(&json))
+        .unwrap();
+    assert_eq!(DROPS.get(), 0);
+    drop(roster);
+    assert_eq!(DROPS.get(), 3 * count, "every heap name dropped");
+    // A decode that fails midway drops what it had read.
+    DROPS.set(0);
+    let cut = &json[..json.len() / 2];
+    assert!(
+        InArena::<Roster<'_>>::new(&arena)
+            .deserialize(&mut serde_json::Deserializer::from_str(cut))
+            .is_err()
+    );
+    assert!(DROPS.get() > count, "{} dropped", DROPS.get());
+}
+
+/// `#[deserialize_in(no_heap)]` lets plain fields and arena data through
+/// (a field that would own heap memory is refused at compile time: the
+/// `compile_fail` example in `guide::serde`).
+#[derive(DeserializeIn, Debug, PartialEq)]
+#[deserialize_in(no_heap)]
+enum Plain<'a> {
+    Move { to: (i32, i32), speed: f32 },
+    Say(&'a str),
+    Keys(FrameVec<'a, u8>),
+    Idle,
+}
+
+#[test]
+fn a_no_heap_type_decodes_as_any_other() {
+    let arena = FrameArena::new();
+    let json = r#"[{"Move": {"to": [1, -2], "speed": 0.5}}, {"Say": "hi"}, {"Keys": [3]}, "Idle"]"#;
+    let got: FrameVec<'_, Plain<'_>> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    assert_eq!(
+        got[0],
+        Plain::Move {
+            to: (1, -2),
+            speed: 0.5
+        }
+    );
+    assert_eq!((&got[1], &got[3]), (&Plain::Say("hi"), &Plain::Idle));
+    assert!(matches!(&got[2], Plain::Keys(keys) if keys[..] == [3]));
+}
