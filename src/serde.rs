@@ -190,7 +190,8 @@ pub fn arena_refused(arena: &FrameArena) -> bool {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be deserialized into a frame arena",
     label = "`{Self}` is not `DeserializeIn<'a>`",
-    note = "derive `DeserializeIn` for it too (`#[derive(tickarena::DeserializeIn)]`, its arena data borrowing one lifetime `'a`), or implement `tickarena::serde::DeserializeIn` by hand"
+    note = "derive `DeserializeIn` for it too (`#[derive(tickarena::DeserializeIn)]`, its arena data borrowing one lifetime `'a`), or implement `tickarena::serde::DeserializeIn` by hand",
+    note = "borrowed text or bytes (a `Cow`, a `Box<str>`) decode into the arena as `&'a str`, `FrameString<'a>`, `&'a [T]` or `FrameVec<'a, T>`"
 )]
 pub trait DeserializeIn<'a>: Sized {
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
