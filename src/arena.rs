@@ -773,12 +773,17 @@ impl FrameArena {
     }
 
     /// Remembers that a collection was refused `layout`, for the report if
-    /// it gives up (see `refusal`).
+    /// it gives up (see `refusal`); `in_place_of` is the size of the block
+    /// it was to grow in place (0: a fresh block).
     #[cold]
     #[inline(never)]
-    pub(crate) fn remember_refusal(&self, layout: Layout) {
+    pub(crate) fn remember_refusal(&self, layout: Layout, in_place_of: usize) {
         self.refused.set(true);
-        refusal::remember(self.base(), self.refusal(layout));
+        let refusal = Refusal {
+            in_place_of,
+            ..self.refusal(layout)
+        };
+        refusal::remember(self.base(), refusal);
     }
 
     /// The frame ends: a refusal of this arena nobody handled is no longer
@@ -802,6 +807,7 @@ impl FrameArena {
         Refusal {
             layout,
             used,
+            in_place_of: 0,
             committed,
             reserved,
             lent: self.region.is_lent(),

@@ -27,7 +27,7 @@ unsafe impl Allocator for FrameArena {
         match self.alloc_layout(layout) {
             Ok(ptr) => Ok(NonNull::slice_from_raw_parts(ptr, layout.size())),
             Err(refused) => {
-                self.remember_refusal(layout);
+                self.remember_refusal(layout, 0);
                 Err(refused)
             }
         }
@@ -63,18 +63,13 @@ unsafe impl Allocator for FrameArena {
         if self.grows_in_place(ptr, old_layout.size(), new_layout) {
             // The newest block could not grow where it is: a new block above
             // it would need more still. The frame needed the increase.
-            self.refuse_growth(
-                ptr,
-                old_layout,
-                new_layout,
-                new_layout.size() - old_layout.size(),
-            );
+            self.refuse_growth(ptr, old_layout, new_layout, true);
             return Err(AllocError);
         }
         // SAFETY: `ptr` is valid for `old_layout.size()` bytes, all of which
         // fit in the larger new block.
         unsafe { self.move_to_new_block(ptr, old_layout.size(), old_layout.size(), new_layout) }
-            .inspect_err(|_| self.refuse_growth(ptr, old_layout, new_layout, new_layout.size()))
+            .inspect_err(|_| self.refuse_growth(ptr, old_layout, new_layout, false))
     }
 
     #[inline]
@@ -124,7 +119,7 @@ unsafe impl Allocator for FrameArena {
         unsafe { self.move_to_new_block(ptr, new_layout.size(), old_layout.size(), new_layout) }
             .inspect_err(|_| {
                 self.count_refusal(new_layout);
-                self.remember_refusal(new_layout);
+                self.remember_refusal(new_layout, 0);
             })
     }
 }
@@ -157,12 +152,15 @@ impl FrameArena {
         Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
     }
 
-    /// Counts a refused growth of the block at `ptr` that needed `needed`
-    /// bytes past the frame, and remembers it for the alloc-error hook.
+    /// Counts a refused growth of the block at `ptr` from `old` to `new`,
+    /// and remembers it for the alloc-error hook. What it needed past the
+    /// frame: the increase `in_place` (the block is in the frame's bytes
+    /// already), the whole new block when it was to move.
     #[cold]
     #[inline(never)]
-    fn refuse_growth(&self, ptr: NonNull<u8>, old: Layout, new: Layout, needed: usize) {
-        self.count_refused_growth(ptr, old.size(), needed);
-        self.remember_refusal(new);
+    fn refuse_growth(&self, ptr: NonNull<u8>, old: Layout, new: Layout, in_place: bool) {
+        let reused = if in_place { old.size() } else { 0 };
+        self.count_refused_growth(ptr, old.size(), new.size() - reused);
+        self.remember_refusal(new, reused);
     }
 }
