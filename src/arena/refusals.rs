@@ -5,9 +5,10 @@
 //!
 //! Counted where every refusal passes, the arena's cold path (a `try_*`
 //! method's error, a collection's growth refused, a decode that ran out
-//! of arena, an `alloc*` about to panic), never on the allocation fast
-//! path; kept per slot of the arena's tag table, and given back as a
-//! table of tags.
+//! of arena, an `alloc*` about to panic because the arena is full), never
+//! on the allocation fast path; kept per slot of the arena's tag table, and
+//! given back as a table of tags. A `FrameArena::try_*` method whose size
+//! does not make a `Layout` is counted where it computes the layout.
 //!
 //! The bytes are what the frame would have needed past what it held had
 //! it kept what it was refused: a fresh allocation its size, a growth of
@@ -41,9 +42,14 @@ use super::tags::{MAX_TAGS, Tag};
 /// refusal but adds no bytes, or only what it asks beyond the last time.
 /// Distinct allocations each count, even of one size (a level's assets).
 ///
-/// A `try_*` method whose size does not fit in `isize::MAX` bytes is
-/// counted too, with the bytes it asked for (saturating at `usize::MAX`):
-/// the report then shows the bad length rather than hide it.
+/// Every error of the arena's own `try_*` methods is counted, one whose
+/// size does not fit in `isize::MAX` bytes too, with the bytes it asked
+/// for (saturating at `usize::MAX`): the report then shows the bad length
+/// rather than hide it. A collection's capacity overflow
+/// (`TryReserveErrorKind::CapacityOverflow`, a `Vec::try_reserve(usize::MAX)`)
+/// is not: it is the collection's own error and never reaches the arena.
+/// Nor is an `alloc*` method's panic for such a size, which is not the
+/// arena's (no reservation could serve it).
 ///
 /// # Example
 ///

@@ -521,4 +521,9 @@ fn a_try_alloc_whose_size_overflows_is_counted_as_a_refusal() {
     assert!(arena.try_alloc_zeroed_slice::<u16>(usize::MAX).is_err());
     assert_eq!(arena.refusals().count_of(LEVEL), 3);
     assert_eq!(arena.refusals().bytes_of(LEVEL), usize::MAX, "saturated");
+    // A collection's capacity overflow is its own error: the arena never
+    // sees the request.
+    let mut list: Vec<u8, _> = Vec::new_in(&arena);
+    assert!(list.try_reserve(usize::MAX).is_err());
+    assert_eq!(arena.refusals().count(), 3);
 }
