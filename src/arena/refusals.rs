@@ -238,10 +238,13 @@ impl FrameArena {
     /// The allocations this arena refused this frame so far (the frame's
     /// end starts them again at 0), and the bytes they asked for, per tag.
     /// A frame that was refused anything needed more than its
-    /// [`peak`](Self::peak), which stops at the reservation; had it kept
-    /// every allocation it was refused, the peak plus [`Refusals::bytes`]
-    /// (see [`Refusals`] for what each refusal counts: a growth only what
-    /// it needed past the frame, and once however often it is retried).
+    /// [`peak`](Self::peak), which stops at the reservation. Had it kept
+    /// every allocation it was refused (and asked for nothing more), it
+    /// would have needed at most the peak plus [`Refusals::bytes`], and
+    /// that much when they were refused at its peak, as a level load's
+    /// are (see [`Refusals`] for what each refusal counts: a growth only
+    /// what it needed past the frame, and once however often it is
+    /// retried).
     ///
     /// # Example
     ///

@@ -58,8 +58,9 @@ pub struct FrameRecord {
     /// frame, and the bytes they asked for, per tag (see
     /// [`Refusals`](crate::Refusals) for what a refusal's bytes are). A
     /// frame with refusals has its `arena_bytes` cut at the reservation:
-    /// it needed more; had it kept what it was refused,
-    /// `arena_bytes + refusals.bytes()`.
+    /// it needed more; had it kept what it was refused, at most
+    /// `arena_bytes + refusals.bytes()` (see
+    /// [`FrameArena::refusals`](crate::FrameArena::refusals)).
     pub refusals: crate::Refusals,
     /// The whole-frame budget of the loop's arena
     /// ([`FrameArena::frame_budget`](crate::FrameArena::frame_budget)) as

@@ -108,13 +108,13 @@ pub struct WorstFrame {
 /// arena is right the first time; and it remembers the most a frame asked
 /// after that frame has left the history
 /// ([`asked_high_water`](Self::asked_high_water)). What a frame asked is
-/// what it needed had it kept every allocation it was refused (a level
-/// load keeps its assets); a growth counts only what it needed past the
-/// frame, once however often it was retried (see
-/// [`Refusals`]). It is no bound either way: short for a game that stops
-/// growing a collection at its first refusal (what it would have asked
-/// next is unknown), over for one that would have freed a refused
-/// allocation before asking for the next.
+/// what it would have needed had it kept every allocation it was refused
+/// and they came at its peak, as a level load's assets do; a growth counts
+/// only what it needed past the frame, once however often it was retried
+/// (see [`Refusals`]). It is no bound of what the game needs: short for a
+/// game that stops growing a collection at its first refusal (what it
+/// would have asked next is unknown), over for one refused only after it
+/// had freed what made its peak.
 ///
 /// # Example
 ///
