@@ -27,9 +27,11 @@ const MIN_RESERVE: usize = 1 << 20;
 /// [`Tag::WHOLE_FRAME`], one per holder of a whole-frame budget
 /// ([`FrameArenaBuilder::frame_budget`](crate::FrameArenaBuilder::frame_budget)):
 /// the loop's arena's (its own peak each frame), then its workers' (their
-/// peaks summed, [`workers`](Self::workers)); each row's figures are those
-/// its budget's policy compared, so it is over its budget in exactly the
-/// frames it counts over.
+/// peaks summed, [`workers`](Self::workers)). A whole-frame row's figures
+/// are those its budget's policy compared, peaks as granted (what frames
+/// were refused is not added), so with a budget that did not change over
+/// the history its `max` is over the budget exactly when
+/// `frames_over_budget` is not 0.
 ///
 /// # Example
 ///
@@ -357,9 +359,8 @@ impl SizingReport {
     /// frames over it and the allocations it was refused; then a summary
     /// of [`Tag::WHOLE_FRAME`] for each holder of a whole-frame budget in
     /// the history: the loop's arena (each frame its own peak), then its
-    /// workers ([`TagSummary::workers`]: their peaks summed). A whole-frame
-    /// row's figures are those its budget's policy compared, so its `max`
-    /// is over its budget exactly when `frames_over_budget` is not 0.
+    /// workers ([`TagSummary::workers`]: their peaks summed), on the figures
+    /// its policy compared (see [`TagSummary`]).
     ///
     /// # Example
     ///

@@ -527,3 +527,69 @@ fn a_try_alloc_whose_size_overflows_is_counted_as_a_refusal() {
     assert!(list.try_reserve(usize::MAX).is_err());
     assert_eq!(arena.refusals().count(), 3);
 }
+
+/// Each frame's bytes in the loop's arena and in a worker's.
+struct Split;
+impl Game for Split {
+    type Event = (usize, usize);
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, (mine, workers): (usize, usize), frame: &mut Frame<'f, Self>) {
+        frame.arena().alloc_slice_fill_with(mine, |_| 0u8);
+        frame
+            .threads()
+            .local()
+            .alloc_slice_fill_with(workers, |_| 0u8);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::proptest_cases(64)))]
+
+    /// Random frames and whole-frame budgets on the arena, the workers or
+    /// both: each holder's row counts exactly the breaches its policy
+    /// counted, is over its budget only then, and the records say so.
+    #[test]
+    fn whole_frame_rows_agree_with_their_policies(
+        frames in proptest::collection::vec((0usize..3000, 0usize..3000), 1..24),
+        arena_budget in proptest::option::of(500usize..2500),
+        worker_budget in proptest::option::of(500usize..2500),
+    ) {
+        let mut builder = FrameArena::builder().budget_policy(BudgetPolicy::Count);
+        let mut workers = FrameArena::builder().budget_policy(BudgetPolicy::Count);
+        if let Some(budget) = arena_budget {
+            builder = builder.frame_budget(budget);
+        }
+        if let Some(budget) = worker_budget {
+            workers = workers.frame_budget(budget);
+        }
+        let threads = tickarena::ThreadArenas::with_builder(workers);
+        let mut game = FrameLoop::with_parts(Split, builder.build().unwrap(), FixedTimestep::default(), 32)
+            .with_threads(threads);
+        let (mut over_frames, mut counted) = (0, 0);
+        for &frame in &frames {
+            let record = game.tick([frame], game.step());
+            let now = game.arena().stats().over_budget + game.threads().stats().over_budget;
+            // Over in the record exactly when a policy counted a breach.
+            proptest::prop_assert_eq!(record.over_frame_budget, now > counted);
+            counted = now;
+            over_frames += u64::from(record.over_frame_budget);
+        }
+        let report = game.history().report();
+        let rows: Vec<_> = report.tags().iter().filter(|t| t.tag == Tag::WHOLE_FRAME).copied().collect();
+        let expected_rows = usize::from(arena_budget.is_some()) + usize::from(worker_budget.is_some());
+        proptest::prop_assert_eq!(rows.len(), expected_rows);
+        for row in rows {
+            let policy = if row.workers { game.threads().stats() } else { game.arena().stats() };
+            proptest::prop_assert_eq!(row.frames_over_budget as u64, policy.over_budget);
+            proptest::prop_assert_eq!(row.max > row.budget.unwrap(), row.frames_over_budget > 0);
+        }
+        // A frame is over in its record when either holder counted it.
+        let either = frames
+            .iter()
+            .filter(|&&(mine, theirs)| {
+                arena_budget.is_some_and(|b| mine > b) || worker_budget.is_some_and(|b| theirs > b)
+            })
+            .count();
+        proptest::prop_assert_eq!(over_frames, either as u64);
+    }
+}
