@@ -637,7 +637,15 @@ impl FrameArena {
     /// Allocates `layout`: the hot path of every `Allocator` call.
     #[inline(always)]
     pub(crate) fn alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        self.alloc_bumped::<false>(layout)
+        self.alloc_bumped::<false, true>(layout)
+    }
+
+    /// Allocates `layout` like [`alloc_layout`](Self::alloc_layout), but
+    /// leaves a refusal for the caller to count: a growth that moves its
+    /// block counts what it needed past the frame, which only it knows.
+    #[inline]
+    pub(crate) fn alloc_layout_uncounted(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        self.alloc_bumped::<false, false>(layout)
     }
 
     /// Allocates the layout of a Rust type or array (size a multiple of the
@@ -649,17 +657,21 @@ impl FrameArena {
             layout.size().is_multiple_of(layout.align()),
             "expected a type's layout, got {layout:?}"
         );
-        self.alloc_bumped::<true>(layout)
+        self.alloc_bumped::<true, true>(layout)
     }
 
     /// The fast path: zero sizes get a dangling pointer, the rest a bump
     /// below the committed end (with [`bump_up_whole`] when `WHOLE`, the
-    /// size being a multiple of the alignment) or the cold path.
+    /// size being a multiple of the alignment) or the cold path, which
+    /// counts a refusal when `COUNTED`.
     ///
     /// A const parameter rather than a function argument: passing the bump
     /// function as a closure measured 1.7x slower in `benches/arena_alloc`.
     #[inline(always)]
-    fn alloc_bumped<const WHOLE: bool>(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+    fn alloc_bumped<const WHOLE: bool, const COUNTED: bool>(
+        &self,
+        layout: Layout,
+    ) -> Result<NonNull<u8>, AllocError> {
         if layout.size() == 0 {
             return Ok(dangling(layout));
         }
@@ -674,20 +686,28 @@ impl FrameArena {
                 self.top.set(new_top);
                 Ok(self.hand_out(start, layout.size()))
             }
-            None => self.alloc_layout_slow(layout),
+            None => self.alloc_layout_slow::<COUNTED>(layout),
         }
     }
 
     /// Allocates `layout` when the committed pages are not enough: bumps
-    /// against the whole reservation and commits what that needs.
+    /// against the whole reservation and commits what that needs. A
+    /// refusal is counted here when `COUNTED` (see `refusals`).
     #[cold]
     #[inline(never)]
-    fn alloc_layout_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+    fn alloc_layout_slow<const COUNTED: bool>(
+        &self,
+        layout: Layout,
+    ) -> Result<NonNull<u8>, AllocError> {
         let limit = self.base() + self.region.reserved();
         let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout)
             .ok_or(AllocError)
             .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))
-            .inspect_err(|_| self.count_refusal(layout))?;
+            .inspect_err(|_| {
+                if COUNTED {
+                    self.count_refusal(layout);
+                }
+            })?;
         self.top.set(new_top);
         Ok(self.hand_out(start, layout.size()))
     }
@@ -732,15 +752,23 @@ impl FrameArena {
         }
     }
 
+    /// Whether the allocation at `ptr` of `old_size` bytes grows to `new`
+    /// in place, if at all: it is the most recent one and `ptr` suits
+    /// `new.align()`.
+    #[inline]
+    pub(crate) fn grows_in_place(&self, ptr: NonNull<u8>, old_size: usize, new: Layout) -> bool {
+        Self::is_last(ptr, old_size, self.top.get()) && ptr.addr().get() & (new.align() - 1) == 0
+    }
+
     /// Grows the allocation at `ptr` of `old_size` bytes to `new` without
     /// moving it, if it is the most recent one and `ptr` suits `new.align()`.
     /// Commits more pages when growing past the committed end.
     #[inline]
     pub(crate) fn grow_in_place(&self, ptr: NonNull<u8>, old_size: usize, new: Layout) -> bool {
-        let start = ptr.addr().get();
-        if !Self::is_last(ptr, old_size, self.top.get()) || start & (new.align() - 1) != 0 {
+        if !self.grows_in_place(ptr, old_size, new) {
             return false;
         }
+        let start = ptr.addr().get();
         let Some(new_top) = start.checked_add(new.size()) else {
             return false;
         };
@@ -754,12 +782,17 @@ impl FrameArena {
     }
 
     /// Remembers that a collection was refused `layout`, for the report if
-    /// it gives up (see `refusal`).
+    /// it gives up (see `refusal`); `in_place_of` is the size of the block
+    /// it was to grow in place (0: a fresh block).
     #[cold]
     #[inline(never)]
-    pub(crate) fn remember_refusal(&self, layout: Layout) {
+    pub(crate) fn remember_refusal(&self, layout: Layout, in_place_of: usize) {
         self.refused.set(true);
-        refusal::remember(self.base(), self.refusal(layout));
+        let refusal = Refusal {
+            in_place_of,
+            ..self.refusal(layout)
+        };
+        refusal::remember(self.base(), refusal);
     }
 
     /// The frame ends: a refusal of this arena nobody handled is no longer
@@ -783,6 +816,7 @@ impl FrameArena {
         Refusal {
             layout,
             used,
+            in_place_of: 0,
             committed,
             reserved,
             lent: self.region.is_lent(),

@@ -466,7 +466,7 @@ impl<G: Game> FrameLoop<G> {
             arena: &mut self.arena,
             threads: &mut self.threads,
         };
-        let (events, actions, arena_bytes, mut tags) = {
+        let (events, actions, mut tags) = {
             let mut frame = Frame::new(
                 arenas.arena,
                 arenas.threads,
@@ -491,19 +491,22 @@ impl<G: Game> FrameLoop<G> {
             frame.apply_pending(world);
             present(world, &frame, &scratch, &self.history);
             self.time = frame.time();
-            let arena_bytes = arenas.arena.peak() + arenas.threads.peak();
             let tags = arenas.arena.tag_bytes();
-            (frame.events(), frame.actions_applied(), arena_bytes, tags)
+            (frame.events(), frame.actions_applied(), tags)
             // The scratch, the frame and everything they hold drop here...
         };
         // ...so the arena can be reset: the borrow checker has proved that
-        // nothing from the frame is still reachable. (Its refusals and its
-        // whole-frame breach are read first: the reset clears them.) A
-        // panicking budget policy waits until the tick is recorded and
-        // counted.
+        // nothing from the frame is still reachable. (Its peaks and
+        // refusals are read first, the peaks as the budgets are about to
+        // compare them: the reset clears them.) A panicking budget policy
+        // waits until the tick is recorded and counted.
         let mut refusals = arenas.arena.refusals();
+        let (arena_peak, worker_bytes) = (arenas.arena.peak(), arenas.threads.peak());
         let frame_budget = arenas.arena.frame_budget();
-        let over_frame_budget = frame_budget.is_some_and(|budget| arenas.arena.peak() > budget);
+        let worker_frame_budget = arenas.threads.frame_budget();
+        // Each holder's whole-frame breach, as its policy counts it.
+        let over_frame_budget = frame_budget.is_some_and(|budget| arena_peak > budget)
+            || worker_frame_budget.is_some_and(|budget| worker_bytes > budget);
         let breaches = arenas.reset();
         // The workers' tables were summed as their arenas were reset.
         tags.add(&self.threads.last_frame_tag_bytes());
@@ -513,11 +516,13 @@ impl<G: Game> FrameLoop<G> {
             events,
             actions,
             steps,
-            arena_bytes,
+            arena_bytes: arena_peak + worker_bytes,
+            worker_bytes,
             tags,
             tick_time: started.elapsed(),
             refusals,
             frame_budget,
+            worker_frame_budget,
             over_frame_budget,
         };
         self.history.push(record);

@@ -648,6 +648,23 @@ impl ThreadArenas {
         self.last_frame_refusals
     }
 
+    /// The set's whole-frame budget
+    /// ([`FrameArenaBuilder::frame_budget`] on its builder): on the frame's
+    /// [`peak`](Self::peak), the threads' peaks summed.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, ThreadArenas};
+    ///
+    /// let arenas = ThreadArenas::with_builder(FrameArena::builder().frame_budget(1 << 20));
+    /// assert_eq!(arenas.frame_budget(), Some(1 << 20));
+    /// assert_eq!(ThreadArenas::new().frame_budget(), None);
+    /// ```
+    pub fn frame_budget(&self) -> Option<usize> {
+        self.budgets.frame_budget
+    }
+
     /// Ends the frame like [`reset`](Self::reset), by value.
     ///
     /// # Example

@@ -6,4 +6,10 @@
 #[path = "../../tests/models/arena.rs"]
 mod model;
 
-libfuzzer_sys::fuzz_target!(|ops: Vec<model::Op>| model::run(&ops));
+// Every other input on 64 KiB, where most sequences run out and the
+// refusals' model is exercised.
+libfuzzer_sys::fuzz_target!(|ops: Vec<model::Op>| if ops.len() % 2 == 0 {
+    model::run(&ops)
+} else {
+    model::run_in(&ops, 64 << 10)
+});

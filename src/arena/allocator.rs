@@ -27,7 +27,7 @@ unsafe impl Allocator for FrameArena {
         match self.alloc_layout(layout) {
             Ok(ptr) => Ok(NonNull::slice_from_raw_parts(ptr, layout.size())),
             Err(refused) => {
-                self.remember_refusal(layout);
+                self.remember_refusal(layout, 0);
                 Err(refused)
             }
         }
@@ -41,7 +41,9 @@ unsafe impl Allocator for FrameArena {
     }
 
     /// Grows in place when this is the most recent allocation (committing
-    /// pages as needed); otherwise allocates anew and copies.
+    /// pages as needed); otherwise allocates anew and copies. A refusal
+    /// counts what the growth needed past the frame: the increase in
+    /// place, the new block when it moves (see `refusals`).
     #[inline]
     unsafe fn grow(
         &self,
@@ -58,9 +60,16 @@ unsafe impl Allocator for FrameArena {
         if self.grow_in_place(ptr, old_layout.size(), new_layout) {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
+        if self.grows_in_place(ptr, old_layout.size(), new_layout) {
+            // The newest block could not grow where it is: a new block above
+            // it would need more still. The frame needed the increase.
+            self.refuse_growth(ptr, old_layout, new_layout, true);
+            return Err(AllocError);
+        }
         // SAFETY: `ptr` is valid for `old_layout.size()` bytes, all of which
         // fit in the larger new block.
         unsafe { self.move_to_new_block(ptr, old_layout.size(), old_layout.size(), new_layout) }
+            .inspect_err(|_| self.refuse_growth(ptr, old_layout, new_layout, false))
     }
 
     #[inline]
@@ -108,13 +117,18 @@ unsafe impl Allocator for FrameArena {
         // SAFETY: `ptr` is valid for `old_layout.size() >= new_layout.size()`
         // bytes, of which the new block keeps the first `new_layout.size()`.
         unsafe { self.move_to_new_block(ptr, new_layout.size(), old_layout.size(), new_layout) }
+            .inspect_err(|_| {
+                self.count_refusal(new_layout);
+                self.remember_refusal(new_layout, 0);
+            })
     }
 }
 
 impl FrameArena {
     /// Allocates `new_layout` and copies the first `keep` bytes of `ptr`
     /// there: a grow or shrink that cannot happen in place. The old block,
-    /// `old_size` bytes, is freed by the move.
+    /// `old_size` bytes, is freed by the move. A refusal is the caller's to
+    /// count (what it needed depends on what it was).
     ///
     /// # Safety
     ///
@@ -127,9 +141,7 @@ impl FrameArena {
         old_size: usize,
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        let new_ptr = self.alloc_layout(new_layout).inspect_err(|_| {
-            self.remember_refusal(new_layout);
-        })?;
+        let new_ptr = self.alloc_layout_uncounted(new_layout)?;
         // SAFETY: the caller guarantees `ptr` is readable for `keep` bytes and
         // that they fit the new block, which was just allocated above the top
         // and so does not overlap the old one.
@@ -138,5 +150,17 @@ impl FrameArena {
         // that was copied.
         asan::poison(ptr.as_ptr(), old_size);
         Ok(NonNull::slice_from_raw_parts(new_ptr, new_layout.size()))
+    }
+
+    /// Counts a refused growth of the block at `ptr` from `old` to `new`,
+    /// and remembers it for the alloc-error hook. What it needed past the
+    /// frame: the increase `in_place` (the block is in the frame's bytes
+    /// already), the whole new block when it was to move.
+    #[cold]
+    #[inline(never)]
+    fn refuse_growth(&self, ptr: NonNull<u8>, old: Layout, new: Layout, in_place: bool) {
+        let reused = if in_place { old.size() } else { 0 };
+        self.count_refused_growth(ptr, old.size(), new.size() - reused);
+        self.remember_refusal(new, reused);
     }
 }

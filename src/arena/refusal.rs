@@ -23,6 +23,9 @@ use core::fmt;
 pub(crate) struct Refusal {
     pub(crate) layout: Layout,
     pub(crate) used: usize,
+    /// Bytes of `used` the request would take over: the block it grows in
+    /// place (0 for a fresh allocation, or a block that moves).
+    pub(crate) in_place_of: usize,
     pub(crate) committed: usize,
     pub(crate) reserved: usize,
     /// The arena is over a caller's buffer (`FrameArena::from_buffer`).
@@ -36,6 +39,7 @@ impl fmt::Display for Refusal {
         let Refusal {
             layout,
             used,
+            in_place_of,
             committed,
             reserved,
             lent,
@@ -59,7 +63,8 @@ impl fmt::Display for Refusal {
             // What the frame asked for so far, with this request: a floor
             // for the reservation (the rest of the frame is unknown here;
             // the sizing report of a run that handles refusals knows it).
-            let needed = used.saturating_add(size);
+            // A block grown in place is in `used` already.
+            let needed = (used - in_place_of).saturating_add(size);
             write!(
                 f,
                 "frame arena reservation exhausted: asked for {size} bytes \

@@ -5,13 +5,24 @@
 //!
 //! Counted where every refusal passes, the arena's cold path (a `try_*`
 //! method's error, a collection's growth refused, a decode that ran out
-//! of arena, an `alloc*` about to panic), never on the allocation fast
-//! path; kept per slot of the arena's tag table, and given back as a
-//! table of tags.
+//! of arena, an `alloc*` about to panic because the arena is full), never
+//! on the allocation fast path; kept per slot of the arena's tag table, and
+//! given back as a table of tags. A `FrameArena::try_*` method whose size
+//! does not make a `Layout` is counted where it computes the layout.
+//!
+//! The bytes are what the frame would have needed past what it held had
+//! it kept what it was refused: a fresh allocation its size, a growth of
+//! the top block in place only the increase (the block's own bytes are in
+//! the peak), a growth that moves the block the whole new block. A game
+//! that skips a refused particle and tries again retries the very same
+//! growth: asked again for the same block with nothing granted since, it
+//! is counted as a refusal but its bytes only once, so that "what the
+//! frame asked" does not grow with the retries.
 
-use core::alloc::Layout;
+use core::alloc::{AllocError, Layout};
 use core::cell::Cell;
 use core::fmt;
+use core::ptr::NonNull;
 
 use super::FrameArena;
 use super::tags::{MAX_TAGS, Tag};
@@ -22,8 +33,23 @@ use super::tags::{MAX_TAGS, Tag};
 /// [`FrameRecord`](crate::frame_loop::FrameRecord), and summed over a
 /// history by its [`SizingReport`](crate::frame_loop::SizingReport).
 ///
-/// A refused request's size is what it asked for, whole: a collection's
-/// refused growth counts its new capacity, not only the increase.
+/// A refused request's bytes are what it needed past what the frame
+/// held: a fresh allocation's size; a collection's refused growth the
+/// increase when its block is the arena's newest (it grows in place), the
+/// whole new block otherwise (it moves). A growth of the same block
+/// refused again with nothing granted or freed in between (a game that
+/// retries a particle list's growth for each particle) counts as a
+/// refusal but adds no bytes, or only what it asks beyond the last time.
+/// Distinct allocations each count, even of one size (a level's assets).
+///
+/// Every error of the arena's own `try_*` methods is counted, one whose
+/// size does not fit in `isize::MAX` bytes too, with the bytes it asked
+/// for (saturating at `usize::MAX`): the report then shows the bad length
+/// rather than hide it. A collection's capacity overflow
+/// (`TryReserveErrorKind::CapacityOverflow`, a `Vec::try_reserve(usize::MAX)`)
+/// is not: it is the collection's own error and never reaches the arena.
+/// Nor is an `alloc*` method's panic for such a size, which is not the
+/// arena's (no reservation could serve it).
 ///
 /// # Example
 ///
@@ -192,14 +218,33 @@ impl fmt::Debug for Refusals {
 pub(crate) struct RefusalCounts {
     counts: [Cell<u64>; MAX_TAGS],
     bytes: [Cell<usize>; MAX_TAGS],
+    /// The last refused growth this frame: its block, and the arena's top
+    /// then (a grant or a free since moves the top).
+    last_growth: Cell<Option<RefusedGrowth>>,
+}
+
+/// A refused growth, to know a retry of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct RefusedGrowth {
+    /// The block's address and size.
+    block: (usize, usize),
+    /// The arena's top when it was refused.
+    top: usize,
+    /// The most bytes past the frame a growth of it was counted as needing.
+    needed: usize,
 }
 
 impl FrameArena {
     /// The allocations this arena refused this frame so far (the frame's
     /// end starts them again at 0), and the bytes they asked for, per tag.
     /// A frame that was refused anything needed more than its
-    /// [`peak`](Self::peak), which stops at the reservation: at least
-    /// the peak plus [`Refusals::bytes`].
+    /// [`peak`](Self::peak), which stops at the reservation. Had it kept
+    /// every allocation it was refused (and asked for nothing more), it
+    /// would have needed at most the peak plus [`Refusals::bytes`], and
+    /// that much when they were refused at its peak, as a level load's
+    /// are (see [`Refusals`] for what each refusal counts: a growth only
+    /// what it needed past the frame, and once however often it is
+    /// retried).
     ///
     /// # Example
     ///
@@ -211,6 +256,15 @@ impl FrameArena {
     /// assert_eq!(arena.refusals().bytes(), 4 << 20);
     /// arena.reset();
     /// assert!(arena.refusals().is_empty());
+    ///
+    /// // A list on top of the arena, grown in place: the frame needed its
+    /// // 512 KiB and 1 MiB more, however often it tries.
+    /// let mut particles: Vec<u8, _> = Vec::with_capacity_in(512 << 10, &arena);
+    /// for _ in 0..10 {
+    ///     assert!(particles.try_reserve_exact(1536 << 10).is_err());
+    /// }
+    /// assert_eq!((arena.refusals().count(), arena.refusals().bytes()), (10, 1 << 20));
+    /// assert_eq!(arena.peak() + arena.refusals().bytes(), 1536 << 10);
     /// ```
     pub fn refusals(&self) -> Refusals {
         let mut table = Refusals::default();
@@ -231,11 +285,51 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     pub(crate) fn count_refusal(&self, layout: Layout) {
+        self.count_refused_bytes(layout.size());
+    }
+
+    /// Counts a refusal of `bytes`, charged to the current tag: a fresh
+    /// allocation, or one whose size does not even make a `Layout`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn count_refused_bytes(&self, bytes: usize) {
         self.refused.set(true);
         let slot = usize::from(self.tags.current());
         let counts = &self.refusal_counts;
         counts.counts[slot].set(counts.counts[slot].get() + 1);
-        counts.bytes[slot].set(counts.bytes[slot].get().saturating_add(layout.size()));
+        counts.bytes[slot].set(counts.bytes[slot].get().saturating_add(bytes));
+    }
+
+    /// The layout of `[T; len]`, or a refusal counted (of the bytes it
+    /// asked, saturating): a `try_*` method's every error is a refusal.
+    #[inline]
+    pub(crate) fn try_array_layout<T>(&self, len: usize) -> Result<Layout, AllocError> {
+        Layout::array::<T>(len).map_err(|_| {
+            self.count_refused_bytes(len.saturating_mul(size_of::<T>()));
+            AllocError
+        })
+    }
+
+    /// Counts a refused growth of the block at `ptr`, `old_size` bytes,
+    /// that needed `needed` bytes past what the frame holds (the increase
+    /// in place, the new block when it moves). A growth of the same block
+    /// asked again with the top where it was (nothing granted or freed
+    /// since: a game retrying it) adds only what it needs beyond the last.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn count_refused_growth(&self, ptr: NonNull<u8>, old_size: usize, needed: usize) {
+        let (block, top) = ((ptr.addr().get(), old_size), self.top.get());
+        let last = &self.refusal_counts.last_growth;
+        let counted = match last.get() {
+            Some(growth) if growth.block == block && growth.top == top => growth.needed,
+            _ => 0,
+        };
+        last.set(Some(RefusedGrowth {
+            block,
+            top,
+            needed: needed.max(counted),
+        }));
+        self.count_refused_bytes(needed.saturating_sub(counted));
     }
 
     /// The frame ended: every count starts again at 0.
@@ -243,5 +337,6 @@ impl FrameArena {
         let counts = &self.refusal_counts;
         counts.counts.iter().for_each(|count| count.set(0));
         counts.bytes.iter().for_each(|bytes| bytes.set(0));
+        counts.last_growth.set(None);
     }
 }

@@ -349,7 +349,7 @@ impl FrameArena {
         len: usize,
         f: impl FnMut(usize) -> T,
     ) -> Result<&mut [T], AllocError> {
-        let layout = Layout::array::<T>(len).map_err(|_| AllocError)?;
+        let layout = self.try_array_layout::<T>(len)?;
         let ptr = self.alloc_type_layout(layout)?;
         // SAFETY: `ptr` is fresh arena memory for `len` values of `T`.
         Ok(unsafe { fill_slice(ptr.cast(), len, f) })

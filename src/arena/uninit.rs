@@ -222,7 +222,7 @@ impl FrameArena {
         &self,
         len: usize,
     ) -> Result<&mut [MaybeUninit<T>], AllocError> {
-        let layout = Layout::array::<T>(len).map_err(|_| AllocError)?;
+        let layout = self.try_array_layout::<T>(len)?;
         let ptr = self.alloc_type_layout(layout)?;
         // SAFETY: fresh arena memory for `len` values of `T`.
         Ok(unsafe { NonNull::slice_from_raw_parts(ptr.cast(), len).as_mut() })

@@ -3,6 +3,14 @@
 
 use std::time::Duration;
 
+use crate::Refusals;
+
+/// What a frame asked of the arena: its peak, plus the bytes it was
+/// refused (its peak stops at the reservation).
+pub(super) fn asked(record: &FrameRecord) -> usize {
+    record.arena_bytes.saturating_add(record.refusals.bytes())
+}
+
 /// What one tick did and cost.
 ///
 /// # Example
@@ -32,8 +40,12 @@ pub struct FrameRecord {
     /// The most bytes the frame had in the arena at once (alignment padding
     /// included; see [`FrameArena::peak`](crate::FrameArena::peak)), plus
     /// the peaks of the worker threads' arenas
-    /// ([`Frame::threads`](super::Frame::threads)).
+    /// ([`Frame::threads`](super::Frame::threads)): `worker_bytes`.
     pub arena_bytes: usize,
+    /// The workers' part of `arena_bytes`: their arenas' peaks summed
+    /// ([`ThreadArenas::peak`](crate::ThreadArenas::peak)), what their
+    /// whole-frame budget is on.
+    pub worker_bytes: usize,
     /// The frame's bytes per [`Tag`](crate::Tag), held at its end and at
     /// their peak, its arena's and its workers' summed, each tag's budget
     /// with them: taken as the frame ends, before the game's scratch is
@@ -42,25 +54,35 @@ pub struct FrameRecord {
     pub tags: crate::TagBytes,
     /// Wall-clock time the tick took.
     pub tick_time: Duration,
-    /// The allocations the loop's arena refused this frame, and the bytes
-    /// they asked for, per tag (the workers' arenas are not counted). A
+    /// The allocations the loop's arena and its workers' refused this
+    /// frame, and the bytes they asked for, per tag (see
+    /// [`Refusals`](crate::Refusals) for what a refusal's bytes are). A
     /// frame with refusals has its `arena_bytes` cut at the reservation:
-    /// it asked for at least `arena_bytes + refusals.bytes()`.
+    /// it needed more; had it kept what it was refused, at most
+    /// `arena_bytes + refusals.bytes()` (see
+    /// [`FrameArena::refusals`](crate::FrameArena::refusals)).
     pub refusals: crate::Refusals,
     /// The whole-frame budget of the loop's arena
     /// ([`FrameArena::frame_budget`](crate::FrameArena::frame_budget)) as
-    /// the frame ended.
+    /// the frame ended: on the arena's own peak, `arena_bytes -
+    /// worker_bytes`.
     pub frame_budget: Option<usize>,
-    /// Whether the frame breached that budget ([`Tag::WHOLE_FRAME`](crate::Tag::WHOLE_FRAME)),
-    /// as the arena's [`BudgetPolicy`](crate::BudgetPolicy) counts it: the
-    /// loop's arena's own peak over the budget (its workers' arenas, which
-    /// are in `arena_bytes`, have budgets of their own).
+    /// The workers' whole-frame budget
+    /// ([`ThreadArenas::frame_budget`](crate::ThreadArenas::frame_budget)):
+    /// on their peaks summed, `worker_bytes`.
+    pub worker_frame_budget: Option<usize>,
+    /// Whether the frame breached a whole-frame budget
+    /// ([`Tag::WHOLE_FRAME`](crate::Tag::WHOLE_FRAME)), as the budgets'
+    /// [`BudgetPolicy`](crate::BudgetPolicy) counted it: the loop's arena
+    /// its own (its peak over `frame_budget`), or the workers theirs
+    /// (`worker_bytes` over `worker_frame_budget`).
     pub over_frame_budget: bool,
 }
 
-/// The records of the last `capacity` frames, oldest first, and the most
-/// arena bytes any frame used. Allocated once: recording makes no
-/// allocation.
+/// The records of the last `capacity` frames, oldest first, and over
+/// every frame recorded (those forgotten too): the most arena bytes any
+/// used, the most any asked, and the allocations refused. Allocated once:
+/// recording makes no allocation.
 ///
 /// # Example
 ///
@@ -82,6 +104,11 @@ pub struct FrameHistory {
     next: usize,
     len: usize,
     high_water: usize,
+    /// The most a frame asked: its peak plus what it was refused.
+    asked_high_water: usize,
+    /// Every frame's refusals, and the frames with any.
+    refusals_ever: Refusals,
+    refused_frames_ever: u64,
 }
 
 impl FrameHistory {
@@ -99,6 +126,9 @@ impl FrameHistory {
             next: 0,
             len: 0,
             high_water: 0,
+            asked_high_water: 0,
+            refusals_ever: Refusals::default(),
+            refused_frames_ever: 0,
         }
     }
 
@@ -117,6 +147,11 @@ impl FrameHistory {
         self.next = (self.next + 1) % self.records.len();
         self.len = (self.len + 1).min(self.records.len());
         self.high_water = self.high_water.max(record.arena_bytes);
+        self.asked_high_water = self.asked_high_water.max(asked(&record));
+        if !record.refusals.is_empty() {
+            self.refusals_ever.add(&record.refusals);
+            self.refused_frames_ever += 1;
+        }
     }
 
     /// Records kept (at most the capacity).
@@ -170,6 +205,67 @@ impl FrameHistory {
     /// ```
     pub fn high_water(&self) -> usize {
         self.high_water
+    }
+
+    /// The most any recorded frame asked of the arena, frames already
+    /// forgotten included: its `arena_bytes` plus the bytes it was refused
+    /// ([`FrameRecord::refusals`]). Above [`high_water`](Self::high_water)
+    /// when a frame was cut at the reservation; what a
+    /// [`SizingReport`](super::SizingReport) advises from when that frame
+    /// has left the history.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    /// use tickarena::FrameArena;
+    ///
+    /// // A level load cut at a 64 KiB reservation, refused 1 MiB more.
+    /// let arena = FrameArena::builder().reserve(64 << 10).build().unwrap();
+    /// arena.alloc([0u8; 60 << 10]);
+    /// assert!(arena.try_alloc_slice_copy(&[0u8; 1 << 20]).is_err());
+    /// let mut history = FrameHistory::with_capacity(1);
+    /// history.push(FrameRecord { arena_bytes: arena.peak(), refusals: arena.refusals(), ..Default::default() });
+    /// history.push(FrameRecord { arena_bytes: 10, ..Default::default() });
+    /// assert_eq!(history.high_water(), 60 << 10);
+    /// assert_eq!(history.asked_high_water(), (60 << 10) + (1 << 20));
+    /// ```
+    pub fn asked_high_water(&self) -> usize {
+        self.asked_high_water
+    }
+
+    /// The allocations refused in every recorded frame, frames already
+    /// forgotten included, per tag.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    ///
+    /// let arena = tickarena::FrameArena::builder().reserve(64 << 10).build().unwrap();
+    /// assert!(arena.try_alloc_slice_copy(&[0u8; 100 << 10]).is_err());
+    /// let mut history = FrameHistory::with_capacity(1);
+    /// history.push(FrameRecord { refusals: arena.refusals(), ..Default::default() });
+    /// history.push(FrameRecord::default());
+    /// assert!(history.iter().all(|record| record.refusals.is_empty()));
+    /// assert_eq!(history.refusals_ever().bytes(), 100 << 10);
+    /// assert_eq!(history.refused_frames_ever(), 1);
+    /// ```
+    pub fn refusals_ever(&self) -> Refusals {
+        self.refusals_ever
+    }
+
+    /// Recorded frames in which an allocation was refused, frames already
+    /// forgotten included.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let history = tickarena::frame_loop::FrameHistory::with_capacity(8);
+    /// assert_eq!(history.refused_frames_ever(), 0);
+    /// ```
+    pub fn refused_frames_ever(&self) -> u64 {
+        self.refused_frames_ever
     }
 
     /// The most recent record.

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::io;
 
-use super::history::{FrameHistory, FrameRecord};
+use super::history::{FrameHistory, FrameRecord, asked};
 use crate::{Refusals, Tag};
 
 /// Granularity of the suggested `retain`: what a frame arena commits at
@@ -28,9 +28,15 @@ const MIN_RESERVE: usize = 1 << 20;
 /// One tag's bytes per frame over the history (the most it held at once
 /// in each frame, [`TagBytes::peak`](crate::TagBytes::peak), plus the
 /// bytes of its allocations the arena refused that frame), from
-/// [`SizingReport::tags`]. The last summary may be that of
-/// [`Tag::WHOLE_FRAME`]: each frame's peak against the arena's
-/// [frame budget](crate::FrameArenaBuilder::frame_budget).
+/// [`SizingReport::tags`]. The last summaries may be those of
+/// [`Tag::WHOLE_FRAME`], one per holder of a whole-frame budget
+/// ([`FrameArenaBuilder::frame_budget`](crate::FrameArenaBuilder::frame_budget)):
+/// the loop's arena's (its own peak each frame), then its workers' (their
+/// peaks summed, [`workers`](Self::workers)). A whole-frame row's figures
+/// are those its budget's policy compared, peaks as granted (what frames
+/// were refused is not added), so with a budget that did not change over
+/// the history its `max` is over the budget exactly when
+/// `frames_over_budget` is not 0.
 ///
 /// # Example
 ///
@@ -74,8 +80,14 @@ pub struct TagSummary {
     /// time in the frame (not what it held at the frame's end), went over
     /// the budget it had then, as the arena's budget policy counted them.
     pub frames_over_budget: usize,
-    /// Allocations refused while the tag was current, over the history.
+    /// Allocations refused while the tag was current, over the history
+    /// (a whole-frame row: those refused in the frames, the arena's and
+    /// its workers').
     pub refused: u64,
+    /// Whether this is the whole-frame row of a frame loop's workers
+    /// ([`Frame::threads`](super::Frame::threads)), on their peaks summed
+    /// and their budget; `false` for every other row.
+    pub workers: bool,
 }
 
 /// The frame that asked the most of the arena, from
@@ -118,9 +130,16 @@ pub struct WorstFrame {
 /// [`refusals`](FrameRecord::refusals)) had its peak cut at the
 /// reservation: the report counts it as its peak plus the bytes it was
 /// refused, what it asked for, so that the advice of a run on a too-small
-/// arena is right the first time. (What it asked is a lower bound: a game
-/// that stops growing a collection at the first refusal never asks for
-/// the rest.)
+/// arena is right the first time; and it remembers the most a frame asked
+/// after that frame has left the history
+/// ([`asked_high_water`](Self::asked_high_water)). What a frame asked is
+/// what it would have needed had it kept every allocation it was refused
+/// and they came at its peak, as a level load's assets do; a growth counts
+/// only what it needed past the frame, once however often it was retried
+/// (see [`Refusals`]). It is no bound of what the game needs: short for a
+/// game that stops growing a collection at its first refusal (what it
+/// would have asked next is unknown), over for one refused only after it
+/// had freed what made its peak.
 ///
 /// # Example
 ///
@@ -155,6 +174,12 @@ pub struct SizingReport {
     refused_frames: usize,
     /// The largest peak of a frame with refusals: about the reservation.
     cut_at: usize,
+    /// Over every frame recorded, the forgotten ones too.
+    asked_high_water: usize,
+    refusals_ever: Refusals,
+    refused_frames_ever: u64,
+    /// Whether a frame had bytes in the workers' arenas.
+    workers_seen: bool,
 }
 
 impl FrameHistory {
@@ -187,8 +212,13 @@ impl FrameHistory {
             .iter()
             .map(|&tag| summarize(tag, self.iter()))
             .collect();
-        if self.iter().any(|record| record.frame_budget.is_some()) {
-            tags.push(summarize_whole_frame(self.iter()));
+        for workers in [false, true] {
+            if self
+                .iter()
+                .any(|record| whole_frame(record, workers).1.is_some())
+            {
+                tags.push(summarize_whole_frame(self.iter(), workers));
+            }
         }
         let ticks = self
             .iter()
@@ -227,6 +257,10 @@ impl FrameHistory {
             refusals,
             refused_frames,
             cut_at,
+            asked_high_water: self.asked_high_water(),
+            refusals_ever: self.refusals_ever(),
+            refused_frames_ever: self.refused_frames_ever(),
+            workers_seen: self.iter().any(|record| record.worker_bytes > 0),
         }
     }
 
@@ -345,10 +379,11 @@ impl SizingReport {
     }
 
     /// p50, p99 and max of each tag's bytes per frame, with its budget, the
-    /// frames over it and the allocations it was refused; then, when a
-    /// frame had a whole-frame budget, a summary of [`Tag::WHOLE_FRAME`]
-    /// (each frame's figure, the budget, the frames over it as the budget
-    /// policy counted them).
+    /// frames over it and the allocations it was refused; then a summary
+    /// of [`Tag::WHOLE_FRAME`] for each holder of a whole-frame budget in
+    /// the history: the loop's arena (each frame its own peak), then its
+    /// workers ([`TagSummary::workers`]: their peaks summed), on the figures
+    /// its policy compared (see [`TagSummary`]).
     ///
     /// # Example
     ///
@@ -397,7 +432,7 @@ impl SizingReport {
     }
 
     /// The 99th percentile of the frames' bytes (each frame's peak, plus
-    /// what the arena refused it): 99 % of the frames needed no more.
+    /// what the arena refused it): 99 % of the frames asked no more.
     ///
     /// # Example
     ///
@@ -417,7 +452,8 @@ impl SizingReport {
 
     /// The largest frame's bytes in the history: its peak, plus what the
     /// arena refused it (see [`worst_frame`](Self::worst_frame) for which,
-    /// and [`high_water`](Self::high_water) for frames already forgotten).
+    /// and [`asked_high_water`](Self::asked_high_water) for frames already
+    /// forgotten).
     ///
     /// # Example
     ///
@@ -457,6 +493,58 @@ impl SizingReport {
     /// ```
     pub fn high_water(&self) -> usize {
         self.high_water
+    }
+
+    /// The most any frame the history recorded asked of the arena, those
+    /// it has forgotten included: its peak plus what it was refused
+    /// ([`FrameHistory::asked_high_water`]). The advice is sized for it
+    /// too, so a level load refused at the start still sizes the
+    /// reservation after it has left the history.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{FrameHistory, FrameRecord};
+    ///
+    /// let arena = tickarena::FrameArena::builder().reserve(1 << 20).build().unwrap();
+    /// assert!(arena.try_alloc_slice_fill_with(16 << 20, |_| 0u8).is_err());
+    /// let mut history = FrameHistory::with_capacity(1);
+    /// history.push(FrameRecord { arena_bytes: arena.peak(), refusals: arena.refusals(), ..Default::default() });
+    /// history.push(FrameRecord { arena_bytes: 1000, ..Default::default() });
+    /// let report = history.report();
+    /// assert_eq!((report.frame_max(), report.asked_high_water()), (1000, 16 << 20));
+    /// assert_eq!(report.suggested_reserve(), 64 << 20);
+    /// ```
+    pub fn asked_high_water(&self) -> usize {
+        self.asked_high_water
+    }
+
+    /// The allocations refused in every frame the history recorded, those
+    /// it has forgotten included ([`FrameHistory::refusals_ever`]); see
+    /// [`refusals`](Self::refusals) for the history's own.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let history = tickarena::frame_loop::FrameHistory::with_capacity(8);
+    /// assert!(history.report().refusals_ever().is_empty());
+    /// ```
+    pub fn refusals_ever(&self) -> Refusals {
+        self.refusals_ever
+    }
+
+    /// Frames with a refused allocation among every frame the history
+    /// recorded, those it has forgotten included
+    /// ([`FrameHistory::refused_frames_ever`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let history = tickarena::frame_loop::FrameHistory::with_capacity(8);
+    /// assert_eq!(history.report().refused_frames_ever(), 0);
+    /// ```
+    pub fn refused_frames_ever(&self) -> u64 {
+        self.refused_frames_ever
     }
 
     /// The frame that asked the most of the arena (the first of them, on a
@@ -588,9 +676,10 @@ impl SizingReport {
     /// The [`reserve`](crate::FrameArenaBuilder::reserve) to choose: the
     /// smallest power of two at least 4× the largest frame (so between 4×
     /// and 8× it: 16.2 MiB gives 128 MiB), and at least 1 MiB. The largest
-    /// frame is the larger of [`frame_max`](Self::frame_max) (which
-    /// includes what frames were refused) and
-    /// [`high_water`](Self::high_water) (frames the history forgot).
+    /// frame is the largest of [`frame_max`](Self::frame_max) (which
+    /// includes what frames were refused), [`high_water`](Self::high_water)
+    /// and [`asked_high_water`](Self::asked_high_water) (frames the history
+    /// forgot, as granted and as asked).
     /// Reserving costs address space, not memory, where the OS has virtual
     /// memory; a frame past the reservation fails to allocate, so the
     /// headroom is for the burst not seen yet. On wasm, under Miri and
@@ -616,7 +705,9 @@ impl SizingReport {
 
     /// The largest frame: what the advice is sized for.
     fn largest(&self) -> usize {
-        percentiles(&self.peaks)[2].max(self.high_water)
+        percentiles(&self.peaks)[2]
+            .max(self.high_water)
+            .max(self.asked_high_water)
     }
 }
 
@@ -627,16 +718,29 @@ impl fmt::Display for SizingReport {
             write!(f, " (ticks {first}–{last})")?;
         }
         writeln!(f)?;
-        if self.refused_frames > 0 {
+        if self.refused_frames_ever > 0 {
+            let ever = &self.refusals_ever;
+            write!(
+                f,
+                "refused: {} allocations in {} frames, {} asked",
+                ever.count(),
+                self.refused_frames_ever,
+                Bytes(ever.bytes()),
+            )?;
+            if self.refused_frames_ever > self.refused_frames as u64 {
+                write!(
+                    f,
+                    " over the run ({} of those frames in this history)",
+                    self.refused_frames
+                )?;
+            }
+            write!(f, "; those frames' peaks are cut at the reservation")?;
+            if self.refused_frames > 0 {
+                write!(f, " (the largest held {})", Bytes(self.cut_at))?;
+            }
             writeln!(
                 f,
-                "refused: {} allocations in {} frames, {} asked; those frames' peaks are cut \
-                 at the reservation (the largest held {}): the figures below add what each \
-                 frame was refused, what it asked for",
-                self.refusals.count(),
-                self.refused_frames,
-                Bytes(self.refusals.bytes()),
-                Bytes(self.cut_at)
+                ": the figures below add what each frame was refused, what it asked for"
             )?;
         }
         let [p50, p99, max] = percentiles(&self.peaks);
@@ -671,21 +775,26 @@ impl fmt::Display for SizingReport {
         }
         if !self.tags.is_empty() {
             let refused = self.refused_frames > 0;
+            let names: Vec<&str> = self.tags.iter().map(|tag| self.row_name(tag)).collect();
+            let width = names
+                .iter()
+                .map(|name| name.chars().count())
+                .fold(16, usize::max);
             write!(
                 f,
-                "{:<16} {:>10} {:>10} {:>10} {:>10} {:>12}",
+                "{:<width$} {:>10} {:>10} {:>10} {:>10} {:>12}",
                 "tag", "p50", "p99", "max", "budget", "over budget"
             )?;
             if refused {
                 write!(f, " {:>8}", "refused")?;
             }
             writeln!(f)?;
-            for tag in &self.tags {
+            for (tag, name) in self.tags.iter().zip(names) {
                 let budget = tag.budget.map_or("-".to_string(), |b| Bytes(b).to_string());
                 write!(
                     f,
-                    "{:<16} {:>10} {:>10} {:>10} {:>10} {:>6} frames",
-                    tag.tag.name(),
+                    "{:<width$} {:>10} {:>10} {:>10} {:>10} {:>6} frames",
+                    name,
                     Bytes(tag.p50).to_string(),
                     Bytes(tag.p99).to_string(),
                     Bytes(tag.max).to_string(),
@@ -734,6 +843,17 @@ impl fmt::Display for SizingReport {
 }
 
 impl SizingReport {
+    /// A row's name in the table: a whole-frame row says whose frame it
+    /// is when the loop had workers (the arena's row is not the frame's
+    /// sum).
+    fn row_name(&self, row: &TagSummary) -> &'static str {
+        match (row.tag == Tag::WHOLE_FRAME, row.workers, self.workers_seen) {
+            (true, true, _) => "whole frame, workers",
+            (true, false, true) => "whole frame, arena",
+            _ => row.tag.name(),
+        }
+    }
+
     /// Frames whose peak is above `bytes`.
     fn over(&self, bytes: usize) -> usize {
         self.peaks.len() - self.peaks.partition_point(|&peak| peak <= bytes)
@@ -775,12 +895,6 @@ fn percentiles(values: &[usize]) -> [usize; 3] {
     [at(50), at(99), values[values.len() - 1]]
 }
 
-/// What a frame asked of the arena: its peak, plus the bytes it was
-/// refused (its peak stops at the reservation).
-fn asked(record: &FrameRecord) -> usize {
-    record.arena_bytes.saturating_add(record.refusals.bytes())
-}
-
 /// What `tag` asked of the arena in a frame: its peak, plus the bytes it
 /// was refused.
 fn tag_asked(record: &FrameRecord, tag: Tag) -> usize {
@@ -813,18 +927,37 @@ fn summarize<'r>(tag: Tag, records: impl Iterator<Item = &'r FrameRecord>) -> Ta
         budget,
         frames_over_budget,
         refused,
+        workers: false,
     }
 }
 
-/// The row of the whole frame: each frame's figure against the arena's
-/// frame budget, its breaches as the record has them.
-fn summarize_whole_frame<'r>(records: impl Iterator<Item = &'r FrameRecord>) -> TagSummary {
+/// A whole-frame budget holder's figure in a frame and its budget: the
+/// loop's arena's own peak, or (`workers`) the workers' peaks summed. What
+/// the holder's policy compared.
+fn whole_frame(record: &FrameRecord, workers: bool) -> (usize, Option<usize>) {
+    if workers {
+        (record.worker_bytes, record.worker_frame_budget)
+    } else {
+        (
+            record.arena_bytes.saturating_sub(record.worker_bytes),
+            record.frame_budget,
+        )
+    }
+}
+
+/// The row of a whole-frame budget's holder: each frame's figure against
+/// its budget then, over it as its policy counted.
+fn summarize_whole_frame<'r>(
+    records: impl Iterator<Item = &'r FrameRecord>,
+    workers: bool,
+) -> TagSummary {
     let mut bytes = Vec::new();
     let (mut budget, mut frames_over_budget, mut refused) = (None, 0, 0);
     for record in records {
-        bytes.push(asked(record));
-        budget = record.frame_budget;
-        frames_over_budget += usize::from(record.over_frame_budget);
+        let (figure, frame_budget) = whole_frame(record, workers);
+        bytes.push(figure);
+        budget = frame_budget;
+        frames_over_budget += usize::from(frame_budget.is_some_and(|budget| figure > budget));
         refused += record.refusals.count();
     }
     bytes.sort_unstable();
@@ -837,6 +970,7 @@ fn summarize_whole_frame<'r>(records: impl Iterator<Item = &'r FrameRecord>) -> 
         budget,
         frames_over_budget,
         refused,
+        workers,
     }
 }
 

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use crate::models::arena::{Op, run};
+use crate::models::arena::{Op, run, run_in};
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
@@ -25,5 +25,12 @@ proptest! {
     #[test]
     fn live_allocations_match_the_model(ops in prop::collection::vec(op(), 1..80)) {
         run(&ops);
+    }
+
+    /// On 64 KiB, where most sequences run out: every refusal counted,
+    /// with the bytes the model says.
+    #[test]
+    fn refusals_on_a_small_arena_match_the_model(ops in prop::collection::vec(op(), 1..80)) {
+        run_in(&ops, 64 << 10);
     }
 }

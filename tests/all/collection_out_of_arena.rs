@@ -43,6 +43,20 @@ fn a_collection_in_a_full_arena_says_which_arena_ran_out() {
         "memory allocation of 4194304 bytes failed",
     );
 
+    // A list grown in place on top of the arena: its own 512 KiB are in
+    // the frame already, which needs 1.5 MiB, not 2.
+    let (ok, stderr) = child("vec_grown_in_place_past_the_reservation");
+    assert!(!ok, "the refused growth did not end the process");
+    assert_report(
+        &stderr,
+        &[
+            "asked for 1572864 bytes",
+            "with 524288 of 1048576 reserved bytes in use this frame",
+            "this frame needs at least 1572864 bytes",
+        ],
+        "memory allocation of 1572864 bytes failed",
+    );
+
     let (ok, stderr) = child("box_in_a_full_buffer");
     assert!(!ok, "the refused Box did not end the process");
     assert_report(
@@ -126,6 +140,11 @@ fn run_child(case: &str) {
             let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
             let mut bytes: Vec<u8, &FrameArena> = Vec::new_in(&arena);
             bytes.reserve_exact(4 << 20);
+        }
+        "vec_grown_in_place_past_the_reservation" => {
+            let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+            let mut bytes: Vec<u8, &FrameArena> = Vec::with_capacity_in(512 << 10, &arena);
+            bytes.reserve_exact(1536 << 10);
         }
         "box_in_a_full_buffer" => {
             let buffer = Box::leak(Box::new([MaybeUninit::<u8>::uninit(); 4096]));

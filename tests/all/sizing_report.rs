@@ -6,7 +6,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use tickarena::frame_loop::{FixedTimestep, Frame, FrameLoop, Game};
-use tickarena::{FrameArena, Tag};
+use tickarena::{BudgetPolicy, FrameArena, Tag};
 
 const LEVEL: Tag = Tag::new("level");
 const PARTICLES: Tag = Tag::new("particles");
@@ -352,4 +352,309 @@ fn the_retain_advice_is_not_a_burst_when_bursts_are_over_one_percent_of_frames()
             .to_string()
             .contains("retain  256 KiB: the p99 frame peak (")
     );
+}
+
+/// Workers that hold 2000 bytes against their set's whole-frame budget of
+/// 1000 (the loop's own arena has none).
+struct WorkersBurst;
+impl Game for WorkersBurst {
+    type Event = ();
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        frame.threads().local().alloc([0u8; 2000]);
+    }
+}
+
+#[test]
+fn the_workers_whole_frame_breach_reaches_the_record_and_the_report() {
+    let threads = tickarena::ThreadArenas::with_builder(
+        FrameArena::builder()
+            .frame_budget(1000)
+            .budget_policy(BudgetPolicy::Count),
+    );
+    let mut game = FrameLoop::new(WorkersBurst).with_threads(threads);
+    let record = game.tick([()], game.step());
+    assert_eq!(game.threads().stats().over_budget, 1, "the set counted it");
+    assert!(record.over_frame_budget, "{record:?}");
+    let report = game.history().report();
+    let whole = report.tags().iter().find(|t| t.tag == Tag::WHOLE_FRAME);
+    assert_eq!(
+        whole.map(|t| (t.frames_over_budget, t.budget, t.max)),
+        Some((1, Some(1000), 2000)),
+        "{report}"
+    );
+}
+
+/// 600 bytes in the loop's arena, 600 in a worker's.
+struct HalfAndHalf;
+impl Game for HalfAndHalf {
+    type Event = ();
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        frame.arena().alloc([0u8; 600]);
+        frame.threads().local().alloc([0u8; 600]);
+    }
+}
+
+#[test]
+fn the_whole_frame_row_is_never_over_its_budget_with_no_frame_over() {
+    let arena = FrameArena::builder()
+        .frame_budget(1000)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
+    let mut game = FrameLoop::with_parts(HalfAndHalf, arena, FixedTimestep::default(), 16);
+    let record = game.tick([()], game.step());
+    assert!(!record.over_frame_budget, "600 of 1000: no breach");
+    assert_eq!(game.arena().stats().over_budget, 0);
+    let report = game.history().report();
+    let whole = *report
+        .tags()
+        .iter()
+        .find(|t| t.tag == Tag::WHOLE_FRAME)
+        .unwrap();
+    assert_eq!(whole.budget, Some(1000));
+    assert!(
+        whole.max <= 1000 || whole.frames_over_budget > 0,
+        "{whole:?}\n{report}"
+    );
+    // Its figures are what the arena's policy compared: its own peak.
+    assert_eq!((whole.max, whole.frames_over_budget), (600, 0));
+}
+
+/// Both holders with a whole-frame budget: a row each, each agreeing
+/// with its own policy's count.
+#[test]
+fn each_whole_frame_budget_holder_has_a_row_that_agrees_with_its_policy() {
+    let arena = FrameArena::builder()
+        .frame_budget(500)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
+    let threads = tickarena::ThreadArenas::with_builder(
+        FrameArena::builder()
+            .frame_budget(1000)
+            .budget_policy(BudgetPolicy::Count),
+    );
+    let mut game = FrameLoop::with_parts(HalfAndHalf, arena, FixedTimestep::default(), 16)
+        .with_threads(threads);
+    let record = game.tick([()], game.step());
+    assert!(record.over_frame_budget, "the arena's 600 of 500");
+    assert_eq!(
+        (record.worker_bytes, record.worker_frame_budget),
+        (600, Some(1000))
+    );
+    let report = game.history().report();
+    let rows: Vec<_> = report
+        .tags()
+        .iter()
+        .filter(|t| t.tag == Tag::WHOLE_FRAME)
+        .map(|t| (t.max, t.budget, t.frames_over_budget))
+        .collect();
+    assert_eq!(
+        rows,
+        [(600, Some(500), 1), (600, Some(1000), 0)],
+        "{report}"
+    );
+    assert_eq!(game.arena().stats().over_budget, 1);
+    assert_eq!(game.threads().stats().over_budget, 0);
+    assert!(
+        report.to_string().contains("whole frame, workers"),
+        "{report}"
+    );
+}
+
+/// A game that keeps a particle list and, like a careful game, skips a
+/// particle the arena refuses: each spawn tries the same growth again.
+struct Particles;
+impl Game for Particles {
+    type Event = ();
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        let mut particles: Vec<u8, _> = Vec::new_in(frame.arena());
+        for _ in 0..(1 << 20) + 1000 {
+            if particles.try_reserve(1).is_ok() {
+                particles.push(0);
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "a million pushes")]
+fn a_growth_retried_after_its_refusal_counts_once_in_what_the_frame_asked() {
+    let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+    let mut game = FrameLoop::with_parts(Particles, arena, FixedTimestep::default(), 16);
+    let record = game.tick([()], game.step());
+    let report = game.history().report();
+    // Every retry is a refusal...
+    assert_eq!(report.refusals().count(), 1000);
+    // ...of the same growth, 1 MiB to 2 MiB in place: the frame needed
+    // 2 MiB, its peak (1 MiB) and the increase.
+    assert_eq!(record.arena_bytes, 1 << 20);
+    assert_eq!(report.refusals().bytes(), 1 << 20);
+    assert_eq!(report.frame_max(), 2 << 20);
+    assert_eq!(report.suggested_reserve(), 8 << 20, "{report}");
+}
+
+#[test]
+fn a_refused_growth_of_the_top_block_counts_the_increase_and_a_moved_one_the_block() {
+    let arena = FrameArena::builder().reserve(64 << 10).build().unwrap();
+    let mut top: Vec<u8, _> = Vec::with_capacity_in(40 << 10, &arena);
+    // In place: 40 KiB more on the 40 KiB the frame already holds.
+    assert!(top.try_reserve_exact((80 << 10) - top.len()).is_err());
+    assert_eq!(arena.refusals().bytes(), 40 << 10);
+    // The same growth again, nothing granted in between: counted, no bytes.
+    assert!(top.try_reserve_exact(80 << 10).is_err());
+    assert_eq!(
+        (arena.refusals().count(), arena.refusals().bytes()),
+        (2, 40 << 10)
+    );
+    // A block below the top cannot grow in place: it asks a whole new one.
+    let _above = arena.alloc([0u8; 8 << 10]);
+    assert!(top.try_reserve_exact(50 << 10).is_err());
+    assert_eq!(
+        (arena.refusals().count(), arena.refusals().bytes()),
+        (3, (40 << 10) + (50 << 10))
+    );
+    // Distinct allocations of one size are distinct needs: each counts.
+    for _ in 0..3 {
+        assert!(arena.try_alloc_slice_fill_with(32 << 10, |_| 0u8).is_err());
+    }
+    assert_eq!(arena.refusals().bytes(), (90 << 10) + 3 * (32 << 10));
+}
+
+/// A level load of 16 MiB at tick 0 (64 KiB at a time, skipping what the
+/// arena refuses), then ordinary frames of 1 KiB.
+struct LoadThenPlay;
+impl Game for LoadThenPlay {
+    type Event = ();
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        let arena = frame.arena();
+        let chunks = if frame.tick() == 0 { 256 } else { 0 };
+        for _ in 0..chunks {
+            let _ = arena.try_alloc_slice_fill_with(64 << 10, |_| 0u8);
+        }
+        let _ = arena.try_alloc([0u8; 1024]);
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "16 MiB asked")]
+fn a_refused_frame_that_left_the_history_still_sizes_the_advice() {
+    let arena = FrameArena::builder().reserve(1 << 20).build().unwrap();
+    let mut game = FrameLoop::with_parts(LoadThenPlay, arena, FixedTimestep::default(), 16);
+    for _ in 0..32 {
+        game.tick([()], game.step());
+    }
+    let history = game.history();
+    assert!(history.iter().all(|r| r.refusals.is_empty()), "tick 0 left");
+    assert!(history.asked_high_water() >= 16 << 20);
+    assert_eq!(history.refused_frames_ever(), 1);
+    assert!(history.refusals_ever().count() > 200);
+    let report = history.report();
+    assert!(
+        report.suggested_reserve() >= 16 << 20,
+        "advised {} bytes for a game that asked 16 MiB:\n{report}",
+        report.suggested_reserve()
+    );
+    let text = report.to_string();
+    assert!(text.contains("cut at the reservation"), "{text}");
+    // The rerun with the advice refuses nothing.
+    let arena = FrameArena::builder()
+        .reserve(report.suggested_reserve())
+        .build()
+        .unwrap();
+    let mut rerun = FrameLoop::with_parts(LoadThenPlay, arena, FixedTimestep::default(), 16);
+    for _ in 0..32 {
+        rerun.tick([()], rerun.step());
+    }
+    assert_eq!(rerun.history().refusals_ever().count(), 0);
+}
+
+#[test]
+fn a_try_alloc_whose_size_overflows_is_counted_as_a_refusal() {
+    let arena = FrameArena::new();
+    let _level = arena.tag(LEVEL);
+    assert!(
+        arena
+            .try_alloc_slice_fill_with::<u64>(usize::MAX / 4, |_| 0)
+            .is_err()
+    );
+    assert!(arena.try_alloc_uninit_slice::<u32>(usize::MAX).is_err());
+    assert!(arena.try_alloc_zeroed_slice::<u16>(usize::MAX).is_err());
+    assert_eq!(arena.refusals().count_of(LEVEL), 3);
+    assert_eq!(arena.refusals().bytes_of(LEVEL), usize::MAX, "saturated");
+    // A collection's capacity overflow is its own error: the arena never
+    // sees the request.
+    let mut list: Vec<u8, _> = Vec::new_in(&arena);
+    assert!(list.try_reserve(usize::MAX).is_err());
+    assert_eq!(arena.refusals().count(), 3);
+}
+
+/// Each frame's bytes in the loop's arena and in a worker's.
+struct Split;
+impl Game for Split {
+    type Event = (usize, usize);
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, (mine, workers): (usize, usize), frame: &mut Frame<'f, Self>) {
+        frame.arena().alloc_slice_fill_with(mine, |_| 0u8);
+        frame
+            .threads()
+            .local()
+            .alloc_slice_fill_with(workers, |_| 0u8);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::proptest_cases(64)))]
+
+    /// Random frames and whole-frame budgets on the arena, the workers or
+    /// both: each holder's row counts exactly the breaches its policy
+    /// counted, is over its budget only then, and the records say so.
+    #[test]
+    fn whole_frame_rows_agree_with_their_policies(
+        frames in proptest::collection::vec((0usize..3000, 0usize..3000), 1..24),
+        arena_budget in proptest::option::of(500usize..2500),
+        worker_budget in proptest::option::of(500usize..2500),
+    ) {
+        let mut builder = FrameArena::builder().budget_policy(BudgetPolicy::Count);
+        let mut workers = FrameArena::builder().budget_policy(BudgetPolicy::Count);
+        if let Some(budget) = arena_budget {
+            builder = builder.frame_budget(budget);
+        }
+        if let Some(budget) = worker_budget {
+            workers = workers.frame_budget(budget);
+        }
+        let threads = tickarena::ThreadArenas::with_builder(workers);
+        let mut game = FrameLoop::with_parts(Split, builder.build().unwrap(), FixedTimestep::default(), 32)
+            .with_threads(threads);
+        let (mut over_frames, mut counted) = (0, 0);
+        for &frame in &frames {
+            let record = game.tick([frame], game.step());
+            let now = game.arena().stats().over_budget + game.threads().stats().over_budget;
+            // Over in the record exactly when a policy counted a breach.
+            proptest::prop_assert_eq!(record.over_frame_budget, now > counted);
+            counted = now;
+            over_frames += u64::from(record.over_frame_budget);
+        }
+        let report = game.history().report();
+        let rows: Vec<_> = report.tags().iter().filter(|t| t.tag == Tag::WHOLE_FRAME).copied().collect();
+        let expected_rows = usize::from(arena_budget.is_some()) + usize::from(worker_budget.is_some());
+        proptest::prop_assert_eq!(rows.len(), expected_rows);
+        for row in rows {
+            let policy = if row.workers { game.threads().stats() } else { game.arena().stats() };
+            proptest::prop_assert_eq!(row.frames_over_budget as u64, policy.over_budget);
+            proptest::prop_assert_eq!(row.max > row.budget.unwrap(), row.frames_over_budget > 0);
+        }
+        // A frame is over in its record when either holder counted it.
+        let either = frames
+            .iter()
+            .filter(|&&(mine, theirs)| {
+                arena_budget.is_some_and(|b| mine > b) || worker_budget.is_some_and(|b| theirs > b)
+            })
+            .count();
+        proptest::prop_assert_eq!(over_frames, either as u64);
+    }
 }

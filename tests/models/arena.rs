@@ -1,14 +1,19 @@
 //! Random alloc / grow / shrink / dealloc / reclaim sequences with random
 //! layouts, checked against a model of the live allocations: each is
 //! aligned, inside the reservation, disjoint from the others, and keeps its
-//! bytes.
+//! bytes. The arena's refusals are checked against a model too: one per
+//! request refused, and the bytes `Refusals` documents (a fresh block's
+//! size, a growth's increase in place or its new block when it moves, a
+//! retried growth once), which at the frame's first refusal are at least
+//! what the frame then needed past its peak.
 
 use core::alloc::{Allocator, Layout};
 use core::ptr::NonNull;
 
 use tickarena::FrameArena;
 
-/// The reservation every run uses: small, so exhaustion is exercised too.
+/// The reservation of [`run`]: small, so exhaustion is exercised too
+/// (more often with [`run_in`] and a smaller one).
 pub const RESERVE: usize = 1 << 20;
 
 /// The largest single allocation tried; Miri checks every byte of every
@@ -52,7 +57,7 @@ fn fill(live: &Live) {
     unsafe { live.ptr.write_bytes(live.fill, live.layout.size()) };
 }
 
-fn check(base: usize, lives: &[Live]) {
+fn check(base: usize, reserve: usize, lives: &[Live]) {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for live in lives {
         let addr = live.ptr.addr().get();
@@ -67,7 +72,7 @@ fn check(base: usize, lives: &[Live]) {
             continue;
         }
         assert!(
-            addr >= base && addr + size <= base + RESERVE,
+            addr >= base && addr + size <= base + reserve,
             "outside the reservation"
         );
         // SAFETY: the block is live and `size` bytes long.
@@ -93,9 +98,14 @@ fn check(base: usize, lives: &[Live]) {
 
 /// Applies `ops` to a fresh arena, checking the model after every step.
 pub fn run(ops: &[Op]) {
+    run_in(ops, RESERVE);
+}
+
+/// [`run`] on an arena of `reserve` bytes (a multiple of the page size).
+pub fn run_in(ops: &[Op], reserve: usize) {
     let mut arena = FrameArena::builder()
-        .reserve(RESERVE)
-        .retain(RESERVE / 4)
+        .reserve(reserve)
+        .retain(reserve / 4)
         .build()
         .unwrap();
     let probe = arena.allocate(Layout::new::<u8>()).unwrap().cast::<u8>();
@@ -105,6 +115,7 @@ pub fn run(ops: &[Op]) {
     assert_eq!(arena.used(), 0);
     let mut lives: Vec<Live> = Vec::new();
     let mut next_fill = 1u8;
+    let mut refusals = RefusalModel::default();
     // The model of `FrameArena::peak`: the most `used` seen since the last
     // reclaim, starting with the probe's byte.
     let mut peak = 1;
@@ -127,6 +138,8 @@ pub fn run(ops: &[Op]) {
                     };
                     fill(&live);
                     lives.push(live);
+                } else {
+                    refusals.refused(arena.used(), peak, size);
                 }
             }
             Op::Grow {
@@ -139,12 +152,22 @@ pub fn run(ops: &[Op]) {
                 let align = old.align().max(1 << (align_log % 8));
                 let new =
                     Layout::from_size_align(old.size() + extra as usize % 5000, align).unwrap();
+                let (addr, used) = (lives[i].ptr.addr().get(), arena.used());
                 // SAFETY: the block is live with layout `old`; `new` is no smaller.
-                if let Ok(block) = unsafe { arena.grow(lives[i].ptr, old, new) } {
-                    lives[i].ptr = block.cast();
-                    lives[i].layout = new;
-                    lives[i].fill = next_fill;
-                    fill(&lives[i]);
+                match unsafe { arena.grow(lives[i].ptr, old, new) } {
+                    Ok(block) => {
+                        lives[i].ptr = block.cast();
+                        lives[i].layout = new;
+                        lives[i].fill = next_fill;
+                        fill(&lives[i]);
+                    }
+                    Err(_) => {
+                        // The newest block, suitably aligned, grows in place.
+                        let on_top = old.size() > 0 && addr + old.size() == base + used;
+                        let in_place = on_top && addr % new.align() == 0;
+                        let needed = new.size() - if in_place { old.size() } else { 0 };
+                        refusals.refused_growth(used, peak, (addr, old.size()), needed);
+                    }
                 }
             }
             Op::Shrink { pick, keep } if !lives.is_empty() => {
@@ -168,13 +191,63 @@ pub fn run(ops: &[Op]) {
                 arena = arena.reclaim();
                 assert_eq!(arena.used(), 0);
                 peak = 0;
+                refusals = RefusalModel::default();
             }
             _ => {}
         }
         next_fill = next_fill.wrapping_add(1).max(1);
-        check(base, &lives);
-        assert!(arena.used() <= RESERVE);
+        check(base, reserve, &lives);
+        assert!(arena.used() <= reserve);
         peak = peak.max(arena.used());
         assert_eq!(arena.peak(), peak);
+        let counted = arena.refusals();
+        assert_eq!(
+            (counted.count(), counted.bytes()),
+            (refusals.count, refusals.bytes),
+            "{op:?}"
+        );
+        if let Some(first_need) = refusals.first_need {
+            assert!(peak + counted.bytes() >= first_need, "{op:?}");
+        }
+    }
+}
+
+/// What the arena's refusals of a frame should be.
+#[derive(Default)]
+struct RefusalModel {
+    count: u64,
+    bytes: usize,
+    /// The last refused growth: its block, `used` then, what it needed.
+    last_growth: Option<((usize, usize), usize, usize)>,
+    /// What the frame needed at its first refusal: `used` then, plus the
+    /// request's bytes past it (a lower bound of any arena that serves it).
+    first_need: Option<usize>,
+}
+
+impl RefusalModel {
+    /// A fresh block of `size` refused with `used` bytes in use.
+    fn refused(&mut self, used: usize, peak: usize, size: usize) {
+        self.count += 1;
+        self.bytes += size;
+        self.first(used, peak, size);
+    }
+
+    /// A growth of `block` that needed `needed` bytes past `used`, refused.
+    fn refused_growth(&mut self, used: usize, peak: usize, block: (usize, usize), needed: usize) {
+        self.count += 1;
+        let counted = match self.last_growth {
+            Some((last, last_used, last_needed)) if last == block && last_used == used => {
+                last_needed
+            }
+            _ => 0,
+        };
+        self.bytes += needed.saturating_sub(counted);
+        self.last_growth = Some((block, used, needed.max(counted)));
+        self.first(used, peak, needed);
+    }
+
+    fn first(&mut self, used: usize, peak: usize, needed: usize) {
+        // The peak may be above `used`: the frame needed both, at least.
+        self.first_need.get_or_insert((used + needed).max(peak));
     }
 }
