@@ -129,12 +129,13 @@ fn a_tag_that_frees_another_tags_block_then_allocates_has_its_real_peak() {
 }
 
 #[test]
-fn frees_back_through_thirty_runs_give_each_tags_bytes_back_to_it() {
-    // 30 runs of alternating tags (under the 32 the ledger keeps), freed
-    // at the top in turn under a third tag: each free goes to its owner.
+fn frees_back_through_a_hundred_runs_give_each_tags_bytes_back_to_it() {
+    // 100 runs of alternating tags (more than the 32 the arena keeps
+    // inline), freed at the top in turn under a third tag: each free goes
+    // to its owner.
     let arena = FrameArena::new();
     let mut temps = Vec::new();
-    for i in 0..30 {
+    for i in 0..100 {
         let (tag, len) = if i % 2 == 0 { (AI, 10) } else { (PATHS, 7) };
         let _tag = arena.tag(tag);
         temps.push(Vec::<u8, _>::with_capacity_in(len, &arena));
@@ -150,28 +151,41 @@ fn frees_back_through_thirty_runs_give_each_tags_bytes_back_to_it() {
             (ai, paths, 0)
         );
     }
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.peak(AI), bytes.peak(PATHS)), (500, 350));
 }
 
 #[test]
-fn frees_past_the_runs_the_ledger_keeps_still_sum_to_used() {
-    // More runs of one owner than the ledger keeps, each freed at the top
-    // in turn under a tag of its own: past the runs kept, the bytes go
-    // back from the tags that hold bytes there, and the sum holds.
-    let arena = FrameArena::new();
-    let mut temps = Vec::new();
-    for i in 0..100 {
+fn a_scope_rewinds_the_runs_past_those_kept_inline() {
+    // 40 runs before the scope, 40 more in it: the rewind cuts the
+    // scope's, so that the runs pushed after it stack on the right one.
+    let mut arena = FrameArena::new();
+    let ledger_of = |arena: &FrameArena| {
+        let bytes = arena.tag_bytes();
+        (bytes.get(AI), bytes.get(PATHS), bytes.get(UI))
+    };
+    let mut before = Vec::new();
+    for i in 0..40 {
         let _tag = arena.tag(if i % 2 == 0 { AI } else { PATHS });
-        temps.push(Vec::<u8, _>::with_capacity_in(10, &arena));
+        before.push(arena.alloc_slice_fill_with(10, |_| 0u8).len());
     }
-    let _ui = arena.tag(UI);
-    while let Some(temp) = temps.pop() {
-        drop(temp);
-        assert_eq!(sum(&arena), arena.used());
-    }
-    assert_eq!(arena.used(), 0);
-    let bytes = arena.tag_bytes();
-    assert_eq!((bytes.get(AI), bytes.get(PATHS), bytes.get(UI)), (0, 0, 0));
-    assert_eq!((bytes.peak(AI), bytes.peak(PATHS)), (500, 500));
+    arena.scoped(|temp| {
+        for i in 0..40 {
+            let _tag = temp.tag(if i % 2 == 0 { UI } else { PATHS });
+            temp.alloc([0u8; 3]);
+        }
+        assert_eq!(ledger_of(temp), (200, 260, 60));
+    });
+    assert_eq!(ledger_of(&arena), (200, 200, 0));
+    let ai_block = {
+        let _ai = arena.tag(AI);
+        Vec::<u8, _>::with_capacity_in(5, &arena)
+    };
+    drop(ai_block);
+    assert_eq!(ledger_of(&arena), (200, 200, 0));
+    assert_eq!(arena.tag_bytes().total(), arena.used());
+    arena.reset();
+    assert_eq!(ledger_of(&arena), (0, 0, 0));
 }
 
 #[test]
@@ -746,8 +760,8 @@ fn the_panic_names_every_breach_of_a_loops_arena_and_its_workers() {
     }
     let threads = ThreadArenas::with_builder(builder.clone());
     let arena = builder.build().unwrap();
-    let mut game = FrameLoop::with_parts(NineEach, arena, FixedTimestep::default(), 16)
-        .with_threads(threads);
+    let mut game =
+        FrameLoop::with_parts(NineEach, arena, FixedTimestep::default(), 16).with_threads(threads);
     let message = panic_message(|| {
         game.tick([()], game.step());
     });
