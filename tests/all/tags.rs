@@ -799,7 +799,9 @@ impl Game for PanicsOnce {
 
 #[test]
 #[cfg_attr(panic = "abort", ignore = "the game panics")]
-fn a_breachs_frame_stays_the_tick_after_a_caught_game_panic() {
+fn a_breachs_frame_counts_the_arenas_resets_a_caught_game_panics_included() {
+    // `Breach::frame` is the arena's frame number: the tick that panicked
+    // was not counted as a tick, but reset the arena.
     let arena = FrameArena::builder()
         .budget(AI, 10)
         .budget_policy(BudgetPolicy::Hook(remember_frame))
@@ -819,8 +821,9 @@ fn a_breachs_frame_stays_the_tick_after_a_caught_game_panic() {
     .unwrap_err();
     let record = game.tick([()], game.step());
     let frames = HOOKED_FRAMES.lock().unwrap().clone();
-    // The failed tick breached too (counted, not recorded): three
-    // breaches, named by the tick each happened in.
-    assert_eq!(frames, [0, 1, 1]);
-    assert_eq!(record.tick, 1);
+    // The failed tick breached too (counted, not recorded): three breaches.
+    assert_eq!(frames, [0, 1, 2]);
+    assert_eq!((record.tick, game.ticks()), (1, 2));
+    assert_eq!(game.arena().stats().frames, 3);
+    assert_eq!(game.arena().stats().over_budget, 3);
 }
