@@ -142,6 +142,7 @@ pub(crate) struct Budgets {
 }
 
 impl Budgets {
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn new(policy: BudgetPolicy, frame_budget: Option<usize>) -> Budgets {
         Budgets {
             policy,
@@ -245,6 +246,7 @@ impl FrameBreaches {
 
     /// Adds `other`'s breaches after these (a frame loop's arena and its
     /// workers').
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn append(&mut self, mut other: FrameBreaches) {
         self.breaches.append(&mut other.breaches);
     }

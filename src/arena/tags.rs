@@ -353,6 +353,7 @@ impl TagBytes {
     /// Each tag over its budget from now on is the one whose peak, as this
     /// table has it, is more than its budget: a `ThreadArenas` judges its
     /// sum so.
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn judge(&mut self) {
         for entry in &mut self.entries[..usize::from(self.len)] {
             entry.over = entry.budget.is_some_and(|budget| entry.peak > budget);
