@@ -233,7 +233,8 @@ fn over(breach: &Breach) -> usize {
 /// with (at most one per tag and the whole frame's for each budget
 /// holder: an arena, a `ThreadArenas`, a frame loop's two), kept until
 /// the frame's owner has reset everything. On the heap, and only under
-/// that policy: a frame that has one is about to panic.
+/// that policy: a frame that has one is about to panic (or, reset while a
+/// panic unwinds, only counts them).
 #[derive(Clone, Default)]
 pub(crate) struct FrameBreaches {
     breaches: Vec<Breach>,

@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use core::cell::Cell;
 
 /// Runs the arena keeps without the heap.
-pub(crate) const INLINE: usize = 32;
+const INLINE: usize = 32;
 
 /// A run: where it ends (it starts where the one below it ends), and the
 /// slot that owns its bytes.
