@@ -431,6 +431,7 @@ impl FrameArena {
     /// [`BudgetPolicy::Panic`](crate::BudgetPolicy::Panic) is to panic
     /// with instead of panicking: for an owner that has more to reset and
     /// record first (a frame loop).
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn reset_deferring_panic(&mut self) -> FrameBreaches {
         if self.tagged.get() {
             self.end_tagged_frame()
@@ -442,6 +443,7 @@ impl FrameArena {
 
     /// The arena's budgets are checked by its owner, on a sum of several
     /// arenas (a `ThreadArenas`): its own resets check none.
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn leave_budgets_to_owner(&mut self) {
         self.budgets.left_to_owner = true;
     }

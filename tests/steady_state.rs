@@ -634,3 +634,46 @@ fn resident_bytes() -> usize {
     let kib: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
     kib * 1024
 }
+
+/// A tagged frame with at most 32 runs of one tag's bytes live at once
+/// makes no heap allocation, even the first; a deeper one grows the tag
+/// ledger's run stack the first time only (`guide::budgets`).
+#[test]
+fn the_tag_ledger_allocates_only_for_a_frame_deeper_than_any_before() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    const AI: Tag = Tag::new("ai");
+    const UI: Tag = Tag::new("ui");
+    /// `runs` runs live at once (AI's and UI's bytes in turn, the untagged
+    /// list of temporaries between), then frees at the top back through
+    /// the newest half of them.
+    fn frame(arena: &FrameArena, runs: usize) {
+        let kept = runs / 2;
+        for i in 0..kept {
+            let _tag = arena.tag([AI, UI][i % 2]);
+            arena.alloc(i as u64);
+        }
+        let mut temps = Vec::with_capacity_in(runs - kept - 1, arena);
+        for i in 0..temps.capacity() {
+            let _tag = arena.tag([AI, UI][i % 2]);
+            temps.push(Vec::<u8, _>::with_capacity_in(8, arena));
+        }
+        while let Some(temp) = temps.pop() {
+            drop(temp);
+        }
+    }
+    let mut arena = FrameArena::new();
+    enroll_this_thread();
+    let mut counted = |runs: usize| {
+        let before = allocations();
+        frame(&arena, runs);
+        arena.reset();
+        allocations() - before
+    };
+    assert_eq!(counted(32), 0, "32 runs: the ledger keeps them inline");
+    assert!(counted(33) > 0, "33 runs: the ledger's stack grows");
+    assert!(counted(400) > 0, "400 runs: it grows again");
+    for _ in 0..100 {
+        assert_eq!(counted(400), 0, "no deeper than before");
+        assert_eq!(counted(64), 0);
+    }
+}

@@ -1,9 +1,10 @@
 //! Budgets: what happens when a tag's peak in a frame goes over its budget.
 //! A budget tells; it never refuses an allocation (the reservation does).
 
+use alloc::vec::Vec;
 use core::fmt;
 
-use super::tags::{MAX_TAGS, Tag, TagBytes};
+use super::tags::{Tag, TagBytes};
 
 /// A frame in which a tag held more than its budget at once.
 ///
@@ -24,7 +25,15 @@ pub struct Breach {
     pub arena: Option<&'static str>,
     /// The tag over its budget.
     pub tag: Tag,
-    /// The arena's frame number (its resets before this one).
+    /// The arena's frame number: its resets before this one (a
+    /// [`ThreadArenas`](crate::ThreadArenas)' for a budget on the set).
+    /// In a [`FrameLoop`](crate::frame_loop::FrameLoop) it is the tick's
+    /// number while every tick ran to its end and the loop was not
+    /// rewound: a tick that panicked (the panic caught by the caller) is
+    /// not counted as a tick but still resets the arenas, and
+    /// [`rewind`](crate::frame_loop::FrameLoop::rewind) sets the ticks
+    /// alone. The arena's frames only go forward, which the
+    /// [`Log`](BudgetPolicy::Log) policy's windows count on.
     pub frame: u64,
     /// The most bytes the tag held at once this frame (its
     /// [`peak`](crate::TagBytes::peak)).
@@ -135,6 +144,7 @@ pub(crate) struct Budgets {
 }
 
 impl Budgets {
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn new(policy: BudgetPolicy, frame_budget: Option<usize>) -> Budgets {
         Budgets {
             policy,
@@ -240,30 +250,30 @@ fn over(breach: &Breach) -> usize {
 }
 
 /// The breaches of one frame that a [`BudgetPolicy::Panic`] is to panic
-/// with (at most one per tag and the whole frame's), kept without the
-/// heap until the frame's owner has reset everything.
-#[derive(Clone, Copy, Default)]
+/// with (at most one per tag and the whole frame's for each budget
+/// holder: an arena, a `ThreadArenas`, a frame loop's two), kept until
+/// the frame's owner has reset everything. On the heap, and only under
+/// that policy: a frame that has one is about to panic (or, reset while a
+/// panic unwinds, only counts them).
+#[derive(Clone, Default)]
 pub(crate) struct FrameBreaches {
-    breaches: [Option<Breach>; MAX_TAGS + 1],
-    len: usize,
+    breaches: Vec<Breach>,
 }
 
 impl FrameBreaches {
     fn push(&mut self, breach: Breach) {
-        if let Some(slot) = self.breaches.get_mut(self.len) {
-            *slot = Some(breach);
-            self.len += 1;
-        }
+        self.breaches.push(breach);
     }
 
     /// Adds `other`'s breaches after these (a frame loop's arena and its
     /// workers').
-    pub(crate) fn append(&mut self, other: FrameBreaches) {
-        other.iter().for_each(|breach| self.push(*breach));
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
+    pub(crate) fn append(&mut self, mut other: FrameBreaches) {
+        self.breaches.append(&mut other.breaches);
     }
 
     fn iter(&self) -> impl Iterator<Item = &Breach> {
-        self.breaches[..self.len].iter().flatten()
+        self.breaches.iter()
     }
 
     /// Panics with every breach, if there is one, unless the thread is
@@ -271,7 +281,7 @@ impl FrameBreaches {
     /// game): a second panic would abort the process, so those breaches
     /// are only counted.
     pub(crate) fn panic_unless_unwinding(self) {
-        if self.len == 0 {
+        if self.breaches.is_empty() {
             return;
         }
         #[cfg(feature = "std")]

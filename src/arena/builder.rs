@@ -243,6 +243,7 @@ impl FrameArenaBuilder {
 
     /// The budget policy and whole-frame budget given, for an owner that
     /// checks the budgets of the arenas it builds on their sum.
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn budgets(&self) -> super::Budgets {
         super::Budgets::new(self.budget_policy, self.frame_budget)
     }

@@ -10,13 +10,17 @@
 //! figures live in a small table of [`MAX_TAGS`] slots inside the arena (no
 //! heap), which keeps its tags from frame to frame so that their order is
 //! stable (a report's columns) and a switch finds its slot in a few
-//! compares.
+//! compares; the owners of the bytes below the current turn in a stack of
+//! runs (`runs`), the first 32 inside the arena too.
 
 use core::cell::Cell;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 
 use super::FrameArena;
+
+mod runs;
+use runs::Runs;
 
 /// Tags one arena can tell apart in a frame, [`Tag::UNTAGGED`] included.
 /// The bytes of tags past these are charged to the tag current when they
@@ -349,6 +353,7 @@ impl TagBytes {
     /// Each tag over its budget from now on is the one whose peak, as this
     /// table has it, is more than its budget: a `ThreadArenas` judges its
     /// sum so.
+    #[cfg(feature = "std")] // for `ThreadArenas` and the frame loop
     pub(crate) fn judge(&mut self) {
         for entry in &mut self.entries[..usize::from(self.len)] {
             entry.over = entry.budget.is_some_and(|budget| entry.peak > budget);
@@ -434,9 +439,6 @@ impl fmt::Debug for TagBytes {
     }
 }
 
-/// Runs of the top a ledger remembers the owner of (see [`Ledger`]).
-pub(crate) const RUNS: usize = 32;
-
 /// The arena's own table: each slot's tag, bytes this frame and budget,
 /// which slot is current and where the top was when it became so.
 /// Plain `Cell`s: only the arena's thread touches them.
@@ -445,12 +447,11 @@ pub(crate) const RUNS: usize = 32;
 /// it, until the top moves down over it again. A turn's bytes are charged
 /// at the switch that ends it; a free or shrink that takes the top below
 /// where the turn began gives the bytes under it back to their owners at
-/// once (see [`settle`](Self::settle)), from a stack of the newest
-/// [`RUNS`] runs of one owner below the turn. So a slot's bytes never go
-/// below 0, they sum to the bytes used, and a turn that frees another
-/// tag's bytes and then allocates has its peak from what it really holds.
-/// Bytes below the runs kept (a frame whose frees go back past its
-/// newest [`RUNS`] runs) are known only as each slot's total there.
+/// once (see [`settle`](Self::settle)), from the stack of runs of one
+/// owner below the turn ([`Runs`], every one kept). So a slot's bytes
+/// are exactly what it owns: never below 0, they sum to the bytes used,
+/// and a turn that frees another tag's bytes and then allocates has its
+/// peak from what it really holds.
 pub(crate) struct Ledger {
     tags: [Cell<Tag>; MAX_TAGS],
     /// The bytes each slot owns, but for the current turn's (from `since`
@@ -463,14 +464,9 @@ pub(crate) struct Ledger {
     len: Cell<u8>,
     current: Cell<u8>,
     since: Cell<usize>,
-    /// The runs below `since`, a ring: where each ends, and its slot. The
-    /// newest ends at `since`; the oldest starts at `floor`.
-    run_ends: [Cell<usize>; RUNS],
-    run_slots: [Cell<u8>; RUNS],
-    /// Where the next run goes in the ring, and how many it holds.
-    run_next: Cell<u8>,
-    run_count: Cell<u8>,
-    floor: Cell<usize>,
+    /// The owners of the bytes below `since`: the newest run ends at
+    /// `since`, the oldest starts at the arena's base.
+    runs: Runs,
 }
 
 impl Ledger {
@@ -483,11 +479,7 @@ impl Ledger {
             len: Cell::new(1),
             current: Cell::new(0),
             since: Cell::new(base),
-            run_ends: core::array::from_fn(|_| Cell::new(base)),
-            run_slots: core::array::from_fn(|_| Cell::new(0)),
-            run_next: Cell::new(0),
-            run_count: Cell::new(0),
-            floor: Cell::new(base),
+            runs: Runs::new(base),
         }
     }
 
@@ -533,7 +525,7 @@ impl Ledger {
         self.bytes[usize::from(from)].set(bytes);
         self.peaks[usize::from(from)].set(peak);
         if top > since {
-            self.push_run(from, top);
+            self.runs.push(from, top);
         }
         from
     }
@@ -560,89 +552,12 @@ impl Ledger {
     }
 
     /// The runs' bytes from `at` down to `to` go back to their owners.
-    fn give_back(&self, mut at: usize, to: usize) {
-        while at > to {
-            let count = self.run_count.get();
-            if count == 0 {
-                return self.give_back_below_runs(at, to);
-            }
-            let newest = (usize::from(self.run_next.get()) + RUNS - 1) % RUNS;
-            let start = self.run_start(newest, count);
-            let down_to = start.max(to);
-            let slot = usize::from(self.run_slots[newest].get());
-            self.bytes[slot].set(self.bytes[slot].get() - (at - down_to) as isize);
-            if down_to == start {
-                self.run_next.set(newest as u8);
-                self.run_count.set(count - 1);
-            } else {
-                self.run_ends[newest].set(down_to);
-            }
-            at = down_to;
-        }
-    }
-
-    /// Past the runs kept, only each slot's total is known: the bytes go
-    /// back from the slots met last first (the frame's newest tags).
-    #[cold]
-    fn give_back_below_runs(&self, mut at: usize, to: usize) {
-        for slot in (0..usize::from(self.len.get())).rev() {
-            let held = self.bytes[slot].get().max(0) as usize;
-            let taken = held.min(at - to);
-            self.bytes[slot].set(self.bytes[slot].get() - taken as isize);
-            at -= taken;
-        }
-        debug_assert_eq!(at, to, "the slots hold every byte below the runs");
-        self.floor.set(to);
-    }
-
-    /// Where the run at ring index `index` starts, `count` runs kept.
-    fn run_start(&self, index: usize, count: u8) -> usize {
-        if count > 1 {
-            self.run_ends[(index + RUNS - 1) % RUNS].get()
-        } else {
-            self.floor.get()
-        }
-    }
-
-    /// `slot` owns the bytes up to `end` above the newest run: the run
-    /// grows when it is the same slot's, else a new one is kept (the
-    /// oldest forgotten when the ring is full).
-    #[inline]
-    fn push_run(&self, slot: u8, end: usize) {
-        let (next, count) = (usize::from(self.run_next.get()), self.run_count.get());
-        let newest = (next + RUNS - 1) % RUNS;
-        if count > 0 && self.run_slots[newest].get() == slot {
-            self.run_ends[newest].set(end);
-            return;
-        }
-        if usize::from(count) == RUNS {
-            // The oldest is at `next`: its bytes are below the runs now.
-            self.floor.set(self.run_ends[next].get());
-        } else {
-            self.run_count.set(count + 1);
-        }
-        self.run_ends[next].set(end);
-        self.run_slots[next].set(slot);
-        self.run_next.set(((next + 1) % RUNS) as u8);
-    }
-
-    /// A scope rewound the top to `top`: the runs above it are gone (the
-    /// scope puts the bytes back itself, see `restore_nets`).
-    fn cut_runs(&self, top: usize) {
-        while self.run_count.get() > 0 {
-            let count = self.run_count.get();
-            let newest = (usize::from(self.run_next.get()) + RUNS - 1) % RUNS;
-            if self.run_ends[newest].get() <= top {
-                return;
-            }
-            if self.run_start(newest, count) >= top {
-                self.run_next.set(newest as u8);
-                self.run_count.set(count - 1);
-            } else {
-                self.run_ends[newest].set(top);
-            }
-        }
-        self.floor.set(self.floor.get().min(top));
+    fn give_back(&self, at: usize, to: usize) {
+        let stopped = self.runs.give_back(at, to, |slot, bytes| {
+            let held = &self.bytes[usize::from(slot)];
+            held.set(held.get() - bytes as isize);
+        });
+        debug_assert_eq!(stopped, to, "the runs cover every byte below the turn");
     }
 
     /// Slot `slot`'s net and peak with a turn from `since` to `top` (at
@@ -717,7 +632,7 @@ impl Ledger {
             slot.set(net);
         }
         self.since.set(since);
-        self.cut_runs(since);
+        self.runs.cut(since);
     }
 
     /// The frame ended: every slot starts again at 0 from `base`. The tags
@@ -727,8 +642,7 @@ impl Ledger {
         self.bytes[..len].iter().for_each(|bytes| bytes.set(0));
         self.peaks[..len].iter().for_each(|peak| peak.set(0));
         self.since.set(base);
-        self.run_count.set(0);
-        self.floor.set(base);
+        self.runs.clear();
     }
 }
 
@@ -787,12 +701,14 @@ impl FrameArena {
     /// [`peak`](TagBytes::peak) ([`tag_bytes`](Self::tag_bytes)), what
     /// budgets and the sizing report go by.
     ///
-    /// The arena remembers the owners of the newest 32 runs of bytes one
-    /// tag allocated in a row, in place of a list per allocation. A frame
-    /// whose frees at the top reach back past those gives the bytes there
-    /// back from the tags that hold bytes below, newest tag first: the
-    /// figures still sum to `used`, but may be charged to another of
-    /// those tags.
+    /// For that the arena keeps the owner of each run of bytes one tag
+    /// allocated in a row (not of each allocation), every run live, so the
+    /// figures are exact however far back the frees reach. The first 32
+    /// runs live at once are kept inside the arena; a frame with more
+    /// keeps the rest on the heap (16 bytes a run), in a buffer that keeps
+    /// its capacity for the arena's life: only a frame with more runs
+    /// live at once than any before it allocates, at a tag switch, never
+    /// at an allocation.
     ///
     /// # Example
     ///

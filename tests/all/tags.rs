@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use tickarena::frame_loop::{Frame, FrameLoop, Game};
+use tickarena::frame_loop::{FixedTimestep, Frame, FrameLoop, Game};
 use tickarena::{BudgetPolicy, FrameArena, Tag, ThreadArenas};
 
 const AI: Tag = Tag::new("ai");
@@ -129,12 +129,13 @@ fn a_tag_that_frees_another_tags_block_then_allocates_has_its_real_peak() {
 }
 
 #[test]
-fn frees_back_through_thirty_runs_give_each_tags_bytes_back_to_it() {
-    // 30 runs of alternating tags (under the 32 the ledger keeps), freed
-    // at the top in turn under a third tag: each free goes to its owner.
+fn frees_back_through_a_hundred_runs_give_each_tags_bytes_back_to_it() {
+    // 100 runs of alternating tags (more than the 32 the arena keeps
+    // inline), freed at the top in turn under a third tag: each free goes
+    // to its owner.
     let arena = FrameArena::new();
     let mut temps = Vec::new();
-    for i in 0..30 {
+    for i in 0..100 {
         let (tag, len) = if i % 2 == 0 { (AI, 10) } else { (PATHS, 7) };
         let _tag = arena.tag(tag);
         temps.push(Vec::<u8, _>::with_capacity_in(len, &arena));
@@ -150,28 +151,41 @@ fn frees_back_through_thirty_runs_give_each_tags_bytes_back_to_it() {
             (ai, paths, 0)
         );
     }
+    let bytes = arena.tag_bytes();
+    assert_eq!((bytes.peak(AI), bytes.peak(PATHS)), (500, 350));
 }
 
 #[test]
-fn frees_past_the_runs_the_ledger_keeps_still_sum_to_used() {
-    // More runs of one owner than the ledger keeps, each freed at the top
-    // in turn under a tag of its own: past the runs kept, the bytes go
-    // back from the tags that hold bytes there, and the sum holds.
-    let arena = FrameArena::new();
-    let mut temps = Vec::new();
-    for i in 0..100 {
+fn a_scope_rewinds_the_runs_past_those_kept_inline() {
+    // 40 runs before the scope, 40 more in it: the rewind cuts the
+    // scope's, so that the runs pushed after it stack on the right one.
+    let mut arena = FrameArena::new();
+    let ledger_of = |arena: &FrameArena| {
+        let bytes = arena.tag_bytes();
+        (bytes.get(AI), bytes.get(PATHS), bytes.get(UI))
+    };
+    let mut before = Vec::new();
+    for i in 0..40 {
         let _tag = arena.tag(if i % 2 == 0 { AI } else { PATHS });
-        temps.push(Vec::<u8, _>::with_capacity_in(10, &arena));
+        before.push(arena.alloc_slice_fill_with(10, |_| 0u8).len());
     }
-    let _ui = arena.tag(UI);
-    while let Some(temp) = temps.pop() {
-        drop(temp);
-        assert_eq!(sum(&arena), arena.used());
-    }
-    assert_eq!(arena.used(), 0);
-    let bytes = arena.tag_bytes();
-    assert_eq!((bytes.get(AI), bytes.get(PATHS), bytes.get(UI)), (0, 0, 0));
-    assert_eq!((bytes.peak(AI), bytes.peak(PATHS)), (500, 500));
+    arena.scoped(|temp| {
+        for i in 0..40 {
+            let _tag = temp.tag(if i % 2 == 0 { UI } else { PATHS });
+            temp.alloc([0u8; 3]);
+        }
+        assert_eq!(ledger_of(temp), (200, 260, 60));
+    });
+    assert_eq!(ledger_of(&arena), (200, 200, 0));
+    let ai_block = {
+        let _ai = arena.tag(AI);
+        Vec::<u8, _>::with_capacity_in(5, &arena)
+    };
+    drop(ai_block);
+    assert_eq!(ledger_of(&arena), (200, 200, 0));
+    assert_eq!(arena.tag_bytes().total(), arena.used());
+    arena.reset();
+    assert_eq!(ledger_of(&arena), (0, 0, 0));
 }
 
 #[test]
@@ -418,6 +432,7 @@ mod model {
             2 => Just(Step::Untag),
             1 => Just(Step::Leak),
             1 => (any::<u8>(), any::<u16>()).prop_map(|(tag, bytes)| Step::Budget(tag, bytes)),
+            1 => (any::<u8>(), any::<u8>()).prop_map(|(count, bytes)| Step::Runs(count, bytes)),
         ]
     }
 
@@ -733,4 +748,185 @@ mod log_at_drop {
             );
         }
     }
+}
+
+const Q: Tag = Tag::new("q");
+const R: Tag = Tag::new("r");
+const S: Tag = Tag::new("s");
+
+/// Q's 1000 bytes, then AI's 1000, then 40 runs of 8 bytes alternating R
+/// and S, all freed at the top, then AI's block freed: the arena holds
+/// exactly Q's 1000 bytes. The slots are met in the order AI, Q, R, S, so
+/// a ledger that gave bytes back "newest tag first" past the runs it kept
+/// would take AI's from Q.
+fn q_holds_1000_after_frees_back_through_many_runs(arena: &FrameArena) -> Vec<u8, &FrameArena> {
+    for tag in [AI, Q, R, S] {
+        drop(arena.tag(tag));
+    }
+    let q_block = {
+        let _q = arena.tag(Q);
+        Vec::<u8, _>::with_capacity_in(1000, arena)
+    };
+    let ai_block = {
+        let _ai = arena.tag(AI);
+        Vec::<u8, _>::with_capacity_in(1000, arena)
+    };
+    let mut small = Vec::new();
+    for i in 0..40 {
+        let _t = arena.tag(if i % 2 == 0 { R } else { S });
+        small.push(Vec::<u8, _>::with_capacity_in(8, arena));
+    }
+    while let Some(block) = small.pop() {
+        drop(block);
+    }
+    drop(ai_block);
+    assert_eq!(arena.used(), 1000);
+    q_block
+}
+
+#[test]
+fn frees_back_through_many_runs_give_each_byte_back_to_its_owner() {
+    let arena = FrameArena::new();
+    let _q_block = q_holds_1000_after_frees_back_through_many_runs(&arena);
+    let bytes = arena.tag_bytes();
+    assert_eq!(bytes.total(), arena.used(), "the sum holds");
+    assert_eq!(
+        [AI, Q, R, S].map(|tag| bytes.get(tag)),
+        [0, 1000, 0, 0],
+        "{bytes:?}"
+    );
+    assert_eq!(
+        [AI, Q, R, S].map(|tag| bytes.peak(tag)),
+        [1000, 1000, 160, 160]
+    );
+}
+
+#[test]
+fn after_frees_back_through_many_runs_budgets_see_what_each_tag_held() {
+    let arena = FrameArena::builder()
+        .budget(AI, 1500)
+        .budget(Q, 1500)
+        .budget_policy(BudgetPolicy::Count)
+        .build()
+        .unwrap();
+    let _q_block = q_holds_1000_after_frees_back_through_many_runs(&arena);
+    {
+        let _q = arena.tag(Q);
+        arena.alloc([0u8; 600]);
+    }
+    {
+        let _ai = arena.tag(AI);
+        arena.alloc([0u8; 600]);
+    }
+    let bytes = arena.tag_bytes();
+    assert_eq!(bytes.peak(Q), 1600, "Q held 1600 bytes at once");
+    assert_eq!(bytes.peak(AI), 1000, "AI never held more than 1000");
+    assert!(bytes.over_budget().eq([(Q, 1600, 1500)]));
+}
+
+const NINE: [Tag; 9] = [
+    Tag::new("t1"),
+    Tag::new("t2"),
+    Tag::new("t3"),
+    Tag::new("t4"),
+    Tag::new("t5"),
+    Tag::new("t6"),
+    Tag::new("t7"),
+    Tag::new("t8"),
+    Tag::new("t9"),
+];
+
+/// Breaks nine budgets on the loop's arena and nine on its workers'.
+struct NineEach;
+impl Game for NineEach {
+    type Event = ();
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        for arena in [frame.arena(), frame.threads().local()] {
+            for tag in NINE {
+                let _t = arena.tag(tag);
+                arena.alloc(0u64);
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    any(panic = "abort", target_family = "wasm"),
+    ignore = "the policy panics"
+)]
+fn the_panic_names_every_breach_of_a_loops_arena_and_its_workers() {
+    let mut builder = FrameArena::builder().budget_policy(BudgetPolicy::Panic);
+    for tag in NINE {
+        builder = builder.budget(tag, 1);
+    }
+    let threads = ThreadArenas::with_builder(builder.clone());
+    let arena = builder.build().unwrap();
+    let mut game =
+        FrameLoop::with_parts(NineEach, arena, FixedTimestep::default(), 16).with_threads(threads);
+    let message = panic_message(|| {
+        game.tick([()], game.step());
+    });
+    let counted = game.arena().stats().over_budget + game.threads().stats().over_budget;
+    assert_eq!(counted, 18);
+    assert_eq!(message.lines().count(), 18, "{message}");
+    for tag in NINE {
+        let named = format!("tag {:?}", tag.name());
+        assert_eq!(message.matches(&named).count(), 2, "{message}");
+    }
+}
+
+static HOOKED_FRAMES: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+fn remember_frame(breach: &tickarena::Breach) {
+    HOOKED_FRAMES.lock().unwrap().push(breach.frame);
+}
+
+/// Breaks AI's budget every tick; panics once, on tick 1.
+struct PanicsOnce {
+    panicked: bool,
+}
+impl Game for PanicsOnce {
+    type Event = ();
+    type Scratch<'f> = ();
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        let arena = frame.arena();
+        let _ai = arena.tag(AI);
+        arena.alloc([0u8; 100]);
+        if frame.tick() == 1 && !self.panicked {
+            self.panicked = true;
+            panic!("the game's own bug");
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "the game panics")]
+fn a_breachs_frame_counts_the_arenas_resets_a_caught_game_panics_included() {
+    // `Breach::frame` is the arena's frame number: the tick that panicked
+    // was not counted as a tick, but reset the arena.
+    let arena = FrameArena::builder()
+        .budget(AI, 10)
+        .budget_policy(BudgetPolicy::Hook(remember_frame))
+        .build()
+        .unwrap();
+    let mut game = FrameLoop::with_parts(
+        PanicsOnce { panicked: false },
+        arena,
+        FixedTimestep::default(),
+        16,
+    );
+    game.tick([()], game.step());
+    let step = game.step();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        game.tick([()], step);
+    }))
+    .unwrap_err();
+    let record = game.tick([()], game.step());
+    let frames = HOOKED_FRAMES.lock().unwrap().clone();
+    // The failed tick breached too (counted, not recorded): three breaches.
+    assert_eq!(frames, [0, 1, 2]);
+    assert_eq!((record.tick, game.ticks()), (1, 2));
+    assert_eq!(game.arena().stats().frames, 3);
+    assert_eq!(game.arena().stats().over_budget, 3);
 }

@@ -43,6 +43,11 @@ pub enum Step {
     /// tagged from then. Each frame's end counts the tags whose peak went
     /// over their budgets.
     Budget(u8, u16),
+    /// `.0` temporaries (1 to 64) of `.1` bytes each (1 to 16), each
+    /// under the next of the tags in turn (a guard dropped at once), kept
+    /// like [`Step::Temp`]'s: many runs of one owner, so that frees reach
+    /// back through more of them than a short history would make.
+    Runs(u8, u8),
 }
 
 /// What the frame does between steps.
@@ -74,17 +79,7 @@ struct Model {
     budgets: [Option<usize>; 5],
     /// The breaches of the frames ended so far.
     breaches: u64,
-    /// Runs of one owner below the top, and the most this frame had: past
-    /// [`RUNS`], the arena knows only totals below the runs it keeps.
-    runs: usize,
-    most_runs: usize,
 }
-
-/// The runs of one owner the arena's ledger remembers (`guide::budgets`):
-/// a frame that had more may charge a free below them to another tag that
-/// held bytes there, so the model then checks only the sum (the figures
-/// past the runs are tested in `tests/all/tags.rs`).
-const RUNS: usize = 32;
 
 impl Model {
     fn top(&self) -> usize {
@@ -94,10 +89,6 @@ impl Model {
     /// The top moved up by `bytes` while the current tag was current.
     fn up(&mut self, bytes: usize) {
         let current = self.current;
-        if bytes > 0 && self.owners.last() != Some(&(current as u8)) {
-            self.runs += 1;
-            self.most_runs = self.most_runs.max(self.runs);
-        }
         self.owners
             .extend(std::iter::repeat_n(current as u8, bytes));
         self.held[current] += bytes;
@@ -107,10 +98,6 @@ impl Model {
 
     /// The top moved down to `to`: each byte goes back to its owner.
     fn down_to(&mut self, to: usize) {
-        let starts = (to..self.top())
-            .filter(|&i| i == 0 || self.owners[i] != self.owners[i - 1])
-            .count();
-        self.runs -= starts;
         for owner in self.owners.drain(to..) {
             self.held[usize::from(owner)] -= 1;
         }
@@ -122,9 +109,6 @@ impl Model {
         let table = arena.tag_bytes();
         let sum: usize = arena.bytes_by_tag().map(|(_, bytes)| bytes).sum();
         assert_eq!(sum, arena.used(), "the tags' sum, after {after}");
-        if self.most_runs > RUNS {
-            return;
-        }
         let tags = [Tag::UNTAGGED].into_iter().chain(TAGS);
         for (slot, tag) in tags.enumerate() {
             assert_eq!(
@@ -217,6 +201,20 @@ impl<'a> Level<'a> {
                 arena.set_budget(TAGS[slot - 1], budget);
                 model.budgets[slot] = Some(budget);
             }
+            Step::Runs(count, bytes) => {
+                let len = usize::from(bytes % 16) + 1;
+                for i in 0..usize::from(count % 64) + 1 {
+                    let slot = (model.current + i) % 4 + 1;
+                    let guard = arena.tag(TAGS[slot - 1]);
+                    let (outer, start) = (model.current, model.top());
+                    model.current = slot;
+                    self.temps.push((Vec::with_capacity_in(len, arena), start));
+                    model.up(len);
+                    drop(guard);
+                    model.current = outer;
+                    model.check(arena, &format!("{step:?}, run {i}"));
+                }
+            }
         }
         model.check(arena, &format!("{step:?}"));
     }
@@ -270,15 +268,10 @@ pub fn run(ops: &[Op]) {
                 let over = (model.peaks.iter().zip(model.budgets))
                     .filter(|&(&peak, budget)| budget.is_some_and(|budget| peak > budget))
                     .count();
-                let breaches = if model.most_runs > RUNS {
-                    arena.stats().over_budget // the peaks may differ (see `RUNS`)
-                } else {
-                    model.breaches + over as u64
-                };
                 model = Model {
                     current: model.current,
                     budgets: model.budgets,
-                    breaches,
+                    breaches: model.breaches + over as u64,
                     ..Model::default()
                 };
                 assert_eq!(
@@ -322,6 +315,5 @@ fn scope(arena: &mut FrameArena, model: &mut Model, steps: &[Step], unwinds: boo
     // in the scope stay.
     model.owners = at_open.owners;
     model.held = at_open.held;
-    model.runs = at_open.runs;
     model.check(arena, "a scope's end");
 }
