@@ -20,10 +20,13 @@
 //! Bad input is the format's error, never an abort: a length prefix is
 //! trusted for at most [`CAUTIOUS_BYTES`] of the arena up front (the rest
 //! grows as elements arrive), lists, maps and boxes nest at most
-//! [`DEFAULT_MAX_DEPTH`] levels deep ([`InArena::max_depth`] to change
-//! it), and a decode that would exhaust the arena is an error through the
-//! arena's `try_` path, which [`arena_refused`] tells from bad input
-//! whatever the format.
+//! [`DEFAULT_MAX_DEPTH`] levels deep and [`DEFAULT_MAX_STACK`] bytes of
+//! stack ([`InArena::max_depth`] and [`InArena::max_stack`] to change
+//! them), and a decode that would exhaust the arena is an error through
+//! the arena's `try_` path, which [`arena_refused`] tells from bad input
+//! whatever the format. The limits reach every arena type; a field read
+//! by its own `serde::Deserialize` (a heap type) is that type's to bound,
+//! as under serde's derive.
 //!
 //! # Example
 //!
@@ -106,7 +109,8 @@ pub const CAUTIOUS_BYTES: usize = 64 << 10;
 /// deeper is the format's error, not a stack overflow: a level of one took
 /// 176 to 336 bytes of stack in a release build and 1.7 to 2.5 KiB in a
 /// debug build (see [`guide::serde`](crate::guide::serde)), so 128 of them
-/// fit a 2 MiB thread's stack with room to spare.
+/// fit a 2 MiB thread's stack with room to spare; for types whose levels
+/// are larger, [`DEFAULT_MAX_STACK`] holds.
 ///
 /// # Example
 ///
@@ -122,6 +126,44 @@ pub const CAUTIOUS_BYTES: usize = 64 << 10;
 /// assert_eq!(DEFAULT_MAX_DEPTH, 128);
 /// ```
 pub const DEFAULT_MAX_DEPTH: u32 = 128;
+
+/// How many bytes of stack the lists, maps and boxes of one decode may
+/// take inside each other, unless [`InArena::max_stack`] says otherwise:
+/// half of the smallest stack a program commonly runs on (1 MiB: the main
+/// thread's on Windows, the whole stack on wasm32). The level count
+/// ([`DEFAULT_MAX_DEPTH`]) is what a message meets first; this bound
+/// holds where each level is large (a type with kilobytes inline takes
+/// tens of kilobytes of stack a level in a debug build, and 128 such
+/// levels would overflow a 2 MiB thread). Past it, the decode is the
+/// format's error. Measured from where the outermost level opened: the
+/// stack the caller had taken before is its own.
+///
+/// # Example
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::{DEFAULT_MAX_STACK, InArena};
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// /// A level of 4 KiB inline.
+/// #[derive(tickarena::DeserializeIn)]
+/// struct Big<'a> {
+///     pad: [[u64; 32]; 16],
+///     kids: FrameVec<'a, Big<'a>>,
+/// }
+/// // Big nested 100 deep, in postcard: 512 bytes of zeros, then one child, a level.
+/// let mut packet = Vec::new();
+/// for level in 0..100 {
+///     packet.extend([0u8; 512]);
+///     packet.push(u8::from(level < 99));
+/// }
+/// let arena = FrameArena::new();
+/// let seed = InArena::<Big<'_>>::new(&arena).max_depth(1000);
+/// let deep = seed.deserialize(&mut postcard::Deserializer::from_bytes(&packet));
+/// assert!(deep.is_err(), "100 levels of 4 KiB take more than 400 KiB of stack");
+/// assert_eq!(DEFAULT_MAX_STACK, 512 << 10);
+/// ```
+pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 
 /// Whether `arena` could not hold the last decode that an [`InArena`] seed
 /// started in it: the error the decode returned means "the arena is full"
@@ -234,8 +276,10 @@ pub trait DeserializeIn<'a>: Sized {
 /// ```
 pub struct InArena<'a, T> {
     arena: &'a FrameArena,
-    /// The decode's limit, if this seed starts it (see [`InArena::max_depth`]).
+    /// The decode's limits, if this seed starts it (see
+    /// [`InArena::max_depth`], [`InArena::max_stack`]).
     max_depth: u32,
+    max_stack: usize,
     value: PhantomData<fn() -> T>,
 }
 
@@ -253,6 +297,7 @@ impl<'a, T> InArena<'a, T> {
         InArena {
             arena,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_stack: DEFAULT_MAX_STACK,
             value: PhantomData,
         }
     }
@@ -302,6 +347,38 @@ impl<'a, T> InArena<'a, T> {
             ..self
         }
     }
+
+    /// The same seed, letting the lists, maps and boxes of the decode it
+    /// starts take `bytes` of stack inside each other (default
+    /// [`DEFAULT_MAX_STACK`]): more is the format's error. Raise it with
+    /// [`max_depth`](Self::max_depth) for a recursive message of large
+    /// levels, on a thread whose stack holds it. A seed inside a running
+    /// decode keeps that decode's limit.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use serde::de::DeserializeSeed;
+    /// use tickarena::serde::InArena;
+    /// use tickarena::{FrameArena, FrameVec};
+    ///
+    /// type Nested<'a> = FrameVec<'a, FrameVec<'a, FrameVec<'a, u8>>>;
+    /// let arena = FrameArena::new();
+    /// let json = "[[[1]]]";
+    /// let tight = InArena::<Nested<'_>>::new(&arena).max_stack(0);
+    /// let refused = tight.deserialize(&mut serde_json::Deserializer::from_str(json));
+    /// assert!(refused.unwrap_err().to_string().contains("bytes of stack"));
+    /// let roomy = InArena::<Nested<'_>>::new(&arena).max_stack(1 << 20);
+    /// let nested = roomy.deserialize(&mut serde_json::Deserializer::from_str(json)).unwrap();
+    /// assert_eq!(nested[0][0][0], 1);
+    /// ```
+    #[must_use]
+    pub fn max_stack(self, bytes: usize) -> Self {
+        InArena {
+            max_stack: bytes,
+            ..self
+        }
+    }
 }
 
 impl<T> Clone for InArena<'_, T> {
@@ -340,7 +417,7 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
     /// Starts a decode with this seed's limits, for as long as `T` takes.
     #[inline(never)]
     fn start<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        let _decode = limits::start(self.arena, self.max_depth);
+        let _decode = limits::start(self.arena, self.max_depth, self.max_stack);
         T::deserialize_in(self.arena, deserializer)
     }
 }

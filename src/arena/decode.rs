@@ -1,7 +1,8 @@
 //! [`DecodeState`]: what a serde decode into the arena (`crate::serde`)
 //! keeps on the arena while it runs, since every nested value's seed is
 //! made afresh from the arena alone: how deeply its lists, maps and boxes
-//! nest now, how deep they may, and whether the arena refused it. Plain
+//! nest now, how deep they may, how much stack they may take, and
+//! whether the arena refused it. Plain
 //! cells here (each read and written alone: no copies of the whole on a
 //! recursive decode's stack); `serde/limits.rs` gives them their meaning.
 //! Never touched by an allocation.
@@ -22,6 +23,11 @@ pub(crate) struct DecodeState {
     pub(crate) depth: Cell<u32>,
     /// How many may be, while `active`.
     pub(crate) max_depth: Cell<u32>,
+    /// The stack's address where the outermost list, map or box opened.
+    pub(crate) stack_base: Cell<usize>,
+    /// How many bytes of stack the levels may take below it, while
+    /// `active`.
+    pub(crate) max_stack: Cell<usize>,
 }
 
 impl DecodeState {
@@ -32,6 +38,8 @@ impl DecodeState {
             refused: Cell::new(false),
             depth: Cell::new(0),
             max_depth: Cell::new(0),
+            stack_base: Cell::new(0),
+            max_stack: Cell::new(0),
         }
     }
 }

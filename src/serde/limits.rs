@@ -10,7 +10,7 @@
 
 use ::serde::de;
 
-use super::DEFAULT_MAX_DEPTH;
+use super::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_STACK};
 use crate::arena::{DecodeState, FrameArena};
 
 /// A decode started by a seed: ends it when dropped, keeping whether the
@@ -33,14 +33,16 @@ pub(super) fn running(arena: &FrameArena) -> bool {
     state.active.get() || state.depth.get() != 0
 }
 
-/// Starts a decode in `arena` with the limit `max_depth`; none is running.
+/// Starts a decode in `arena` with the limits `max_depth` and
+/// `max_stack`; none is running.
 #[inline]
-pub(super) fn start(arena: &FrameArena, max_depth: u32) -> Decode<'_> {
+pub(super) fn start(arena: &FrameArena, max_depth: u32, max_stack: usize) -> Decode<'_> {
     let state = arena.decode_state();
     debug_assert!(!running(arena), "a decode is running");
     state.active.set(true);
     state.refused.set(false);
     state.max_depth.set(max_depth);
+    state.max_stack.set(max_stack);
     Decode(state)
 }
 
@@ -68,8 +70,45 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     if depth >= max_depth {
         return Err(too_deep(max_depth));
     }
+    // The stack taken since the outermost level opened, for types whose
+    // levels are large (a value of kilobytes inline): the level count
+    // alone would let 128 of them overflow a small thread's stack. The
+    // stack grows down on every target tickarena is tested on (x86-64,
+    // i686, aarch64, wasm32's shadow stack); on one where it grows up, the
+    // distance reads 0 and the level count alone holds.
+    let here = stack_address();
+    if depth == 0 {
+        state.stack_base.set(here);
+    } else {
+        let max_stack = if state.active.get() {
+            state.max_stack.get()
+        } else {
+            DEFAULT_MAX_STACK
+        };
+        if state.stack_base.get().saturating_sub(here) > max_stack {
+            return Err(too_much_stack(max_stack));
+        }
+    }
     state.depth.set(depth + 1);
     Ok(Level(state))
+}
+
+/// Where the stack stands now: the address of a local of the caller (the
+/// function this is inlined into), as a number, never used as a pointer.
+#[inline(always)]
+fn stack_address() -> usize {
+    let marker = 0u8;
+    core::hint::black_box(core::ptr::addr_of!(marker)).addr()
+}
+
+#[cold]
+#[inline(never)]
+fn too_much_stack<E: de::Error>(max_stack: usize) -> E {
+    E::custom(format_args!(
+        "the input's lists, maps and boxes inside each other took more than {max_stack} bytes \
+         of stack (each level holds a value of its type): raise it with \
+         InArena::new(arena).max_stack(bytes), on a stack that holds it"
+    ))
 }
 
 #[cold]

@@ -161,9 +161,12 @@ fn the_limit_can_be_raised_and_lowered() {
     let arena = FrameArena::new();
     let bytes = command_postcard(300);
     assert!(postcard_in::<Command<'_>>(InArena::new(&arena), &bytes).is_err());
-    let got = postcard_in::<Command<'_>>(InArena::new(&arena).max_depth(300), &bytes).unwrap();
+    // The stack's bound off: the level count alone (300 levels of a debug
+    // build take about as much as the default stack bound).
+    let raised = |levels| InArena::new(&arena).max_depth(levels).max_stack(usize::MAX);
+    let got = postcard_in::<Command<'_>>(raised(300), &bytes).unwrap();
     assert!(matches!(got, Command::Macro(_)));
-    assert!(postcard_in::<Command<'_>>(InArena::new(&arena).max_depth(299), &bytes).is_err());
+    assert!(postcard_in::<Command<'_>>(raised(299), &bytes).is_err());
     assert!(
         postcard_in::<Command<'_>>(InArena::new(&arena).max_depth(10), &command_postcard(10))
             .is_ok()
@@ -310,6 +313,77 @@ fn nesting_ten_to_the_fifth_deep_is_an_error_on_a_two_mib_stack() {
         assert!(
             output.status.success() && stdout.contains("was an error"),
             "depth {depth}: {:?}\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+/// A level of 4 KiB inline: 128 of them (the default level count) take
+/// several MiB of stack in a debug build.
+#[derive(DeserializeIn)]
+#[allow(dead_code)] // `pad` is the level's size, never read (and under Miri, no child runs it)
+struct Big<'a> {
+    pad: [[u64; 32]; 16],
+    kids: FrameVec<'a, Big<'a>>,
+}
+
+/// `Big` nested `depth` deep, in postcard: 512 zeros (the pad), then one
+/// kid, a level; the innermost has none.
+#[cfg_attr(miri, allow(dead_code))]
+fn big_postcard(depth: usize) -> Vec<u8> {
+    let mut level = vec![0u8; 512];
+    level.push(1);
+    let mut bytes = level.repeat(depth);
+    bytes.extend([0u8; 512]);
+    bytes.push(0);
+    bytes
+}
+
+/// Runs in a child process, on a 2 MiB thread stack: a recursive type of
+/// large levels nested within the default level count (100 of 128) is
+/// the format's error (the stack bound), never a stack overflow; with
+/// both limits raised, on a stack that holds it, it decodes.
+#[cfg(not(miri))]
+#[test]
+fn large_levels_within_the_level_count_are_an_error_on_a_two_mib_stack() {
+    const VAR: &str = "TICKARENA_SERDE_BIG_CHILD";
+    if let Ok(case) = std::env::var(VAR) {
+        let (stack, depth) = match case.as_str() {
+            "default" => (2 << 20, 100),
+            _ => (128 << 20, 300),
+        };
+        let kids = std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let arena = FrameArena::new();
+                let mut seed = InArena::<Big<'_>>::new(&arena);
+                if case != "default" {
+                    seed = seed.max_depth(1000).max_stack(96 << 20);
+                }
+                let bytes = big_postcard(depth);
+                let mut input = postcard::Deserializer::from_bytes(&bytes);
+                seed.deserialize(&mut input).map(|big| big.kids.len())
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        match kids {
+            Ok(kids) => println!("decoded, {kids} kid"),
+            Err(error) => println!("an error: {error}"),
+        }
+        return;
+    }
+    for (case, expected) in [("default", "an error"), ("raised", "decoded, 1 kid")] {
+        let output = crate::child_process::rerun_test(
+            "serde_depth::large_levels_within_the_level_count_are_an_error_on_a_two_mib_stack",
+            VAR,
+            case,
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains(expected),
+            "{case}: {:?}\n{stdout}\n{}",
             output.status,
             String::from_utf8_lossy(&output.stderr)
         );
