@@ -84,7 +84,7 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
         impl<'de, 'a, T: DeserializeIn<'a>> Visitor<'de> for OptionVisitor<'a, T> {
             type Value = Option<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an option")
+                f.write_str("option") // serde's, word for word
             }
             fn visit_none<E: de::Error>(self) -> Result<Option<T>, E> {
                 Ok(None)
@@ -110,7 +110,12 @@ impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
         impl<'de, 'a, T: DeserializeIn<'a>, const N: usize> Visitor<'de> for ArrayVisitor<'a, T, N> {
             type Value = [T; N];
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "an array of {N}")
+                // serde's messages, word for word.
+                if N == 0 {
+                    f.write_str("an empty array")
+                } else {
+                    write!(f, "an array of length {N}")
+                }
             }
             fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<[T; N], S::Error> {
                 let mut items: [Option<T>; N] = [const { None }; N];
@@ -138,7 +143,7 @@ macro_rules! tuples {
                 impl<'de, 'a, $($name: DeserializeIn<'a>),+> Visitor<'de> for TupleVisitor<'a, $($name),+> {
                     type Value = ($($name,)+);
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str(concat!("a tuple of ", $len))
+                        f.write_str(concat!("a tuple of size ", $len)) // serde's
                     }
                     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
                         Ok(($(

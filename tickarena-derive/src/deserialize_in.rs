@@ -104,6 +104,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     };
     let name = &input.ident;
+    // The name the format is told (`deserialize_struct("Name", ..)`): the
+    // `rename`, else the name without `r#`.
     let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let arena_lifetime = lifetime
         .clone()
@@ -192,6 +194,11 @@ fn fields_visitor(
         Shape::Unit => &[],
     };
     let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    // serde's derive's message for a sequence that ends early: the shape
+    // with its count of fields read ("struct Msg with 7 elements").
+    let read = fields.iter().filter(|f| !f.attrs.skip).count();
+    let plural = if read == 1 { "" } else { "s" };
+    let expecting_len = format!("{expecting} with {read} element{plural}");
     let build = {
         let members = fields.iter().map(|f| &f.member);
         quote!(#path { #(#members: #locals),* })
@@ -209,7 +216,7 @@ fn fields_visitor(
             quote!(::core::default::Default::default())
         } else {
             quote!(return ::core::result::Result::Err(
-                __serde::de::Error::invalid_length(#position, &self)
+                __serde::de::Error::invalid_length(#position, &#expecting_len)
             ))
         };
         // Spanned on the field's type, as the seed is (see `seed`).
@@ -329,7 +336,7 @@ fn map_form(
                     impl<'__de> __serde::de::Visitor<'__de> for __KeyVisitor {
                         type Value = __Key;
                         fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                            formatter.write_str("a field name")
+                            formatter.write_str("field identifier")
                         }
                         fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Key, __E> {
                             ::core::result::Result::Ok(__Key(match index {
@@ -383,14 +390,16 @@ fn struct_body(
     lifetime: &Lifetime,
 ) -> TokenStream {
     let visitor = format_ident!("__Visitor");
-    let expecting = format!("struct {type_name}");
+    // serde's derive's messages name the Rust type, whatever its `rename`.
+    let rust_name = path.to_string();
+    let unit_expecting = format!("unit struct {rust_name}");
     match shape {
         Shape::Unit => quote! {
             struct __Unit;
             impl<'__de> __serde::de::Visitor<'__de> for __Unit {
                 type Value = ();
                 fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    formatter.write_str(#expecting)
+                    formatter.write_str(#unit_expecting)
                 }
                 fn visit_unit<__E: __serde::de::Error>(self) -> ::core::result::Result<(), __E> {
                     ::core::result::Result::Ok(())
@@ -410,6 +419,7 @@ fn struct_body(
         }
         Shape::Tuple(fields) => {
             let len = fields.iter().filter(|f| !f.attrs.skip).count();
+            let expecting = format!("tuple struct {rust_name}");
             let visitor_def = fields_visitor(&visitor, ty, path, &expecting, shape, lifetime);
             quote! {
                 #visitor_def
@@ -420,6 +430,7 @@ fn struct_body(
         }
         Shape::Named(fields) => {
             let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
+            let expecting = format!("struct {rust_name}");
             let visitor_def = fields_visitor(&visitor, ty, path, &expecting, shape, lifetime);
             quote! {
                 #visitor_def
@@ -444,9 +455,9 @@ fn enum_body(
     let keys: Vec<&str> = variants.iter().map(|(_, key, _)| key.as_str()).collect();
     let indices: Vec<usize> = (0..variants.len()).collect();
     let indices64: Vec<u64> = (0..variants.len() as u64).collect();
-    let count = variants.len() as u64;
+    let index_expecting = format!("variant index 0 <= i < {}", variants.len());
     let mut visitors = Vec::new();
-    let arms = variants.iter().enumerate().map(|(index, (ident, key, shape))| {
+    let arms = variants.iter().enumerate().map(|(index, (ident, _, shape))| {
         let path = quote!(#name::#ident);
         match shape {
             Shape::Unit => quote! {
@@ -463,7 +474,7 @@ fn enum_body(
             }
             Shape::Tuple(fields) => {
                 let visitor = format_ident!("__Variant{index}");
-                let expecting = format!("tuple variant {type_name}::{key}");
+                let expecting = format!("tuple variant {name}::{ident}");
                 visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
                 let len = fields.iter().filter(|f| !f.attrs.skip).count();
                 quote! {
@@ -474,7 +485,7 @@ fn enum_body(
             }
             Shape::Named(fields) => {
                 let visitor = format_ident!("__Variant{index}");
-                let expecting = format!("struct variant {type_name}::{key}");
+                let expecting = format!("struct variant {name}::{ident}");
                 visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
                 let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
                 quote! {
@@ -489,7 +500,7 @@ fn enum_body(
         }
     });
     let arms: Vec<TokenStream> = arms.collect();
-    let expecting = format!("enum {type_name}");
+    let expecting = format!("enum {name}");
     quote! {
         /// Which variant a tag names.
         struct __Tag(usize);
@@ -505,15 +516,14 @@ fn enum_body(
                 impl<'__de> __serde::de::Visitor<'__de> for __TagVisitor {
                     type Value = __Tag;
                     fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        formatter.write_str("a variant of ")?;
-                        formatter.write_str(#type_name)
+                        formatter.write_str("variant identifier")
                     }
                     fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Tag, __E> {
                         match index {
                             #(#indices64 => ::core::result::Result::Ok(__Tag(#indices)),)*
                             _ => ::core::result::Result::Err(__serde::de::Error::invalid_value(
                                 __serde::de::Unexpected::Unsigned(index),
-                                &concat!("a variant index below ", #count),
+                                &#index_expecting,
                             )),
                         }
                     }
