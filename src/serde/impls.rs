@@ -75,6 +75,8 @@ by_their_own_deserialize!(
 );
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -101,6 +103,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
 }
 
 impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -135,6 +139,8 @@ impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
 macro_rules! tuples {
     ($($len:literal => ($($name:ident $index:tt)+))+) => {$(
         impl<'a, $($name: DeserializeIn<'a>),+> DeserializeIn<'a> for ($($name,)+) {
+            const HEAP_FREE: bool = true $(&& $name::HEAP_FREE)+;
+
             fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
             where
                 D: Deserializer<'de>,
@@ -199,6 +205,8 @@ impl<'de, R, F: FnOnce(&str) -> Result<R, &'static str>> Visitor<'de> for StrVis
 }
 
 impl<'a> DeserializeIn<'a> for &'a str {
+    const HEAP_FREE: bool = true;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -210,6 +218,8 @@ impl<'a> DeserializeIn<'a> for &'a str {
 }
 
 impl<'a> DeserializeIn<'a> for FrameString<'a> {
+    const HEAP_FREE: bool = true; // in the arena
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -347,6 +357,8 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -357,6 +369,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -382,6 +396,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -396,6 +412,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for SegmentedList<T, &'a FrameArena> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -411,6 +429,8 @@ where
     K: DeserializeIn<'a> + Eq + core::hash::Hash,
     V: DeserializeIn<'a>,
 {
+    const HEAP_FREE: bool = K::HEAP_FREE && V::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where

@@ -96,20 +96,41 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let container = serde_attrs(&input.attrs, "type", &mut errors);
     let krate = crate_path(input, &mut errors);
     let no_heap = crate::no_heap::requested(&input.attrs, &mut errors);
-    let mut no_heap_checks = Vec::new();
-    let mut check_fields = |shape: &Shape| {
-        if let (true, Shape::Named(fields) | Shape::Tuple(fields)) = (no_heap, shape) {
-            let own = fields.iter().filter(|f| !f.in_arena && !f.attrs.skip);
-            no_heap_checks.extend(own.map(|f| crate::no_heap::check(&f.ty)));
-        }
-    };
     let name = &input.ident;
-    // The name the format is told (`deserialize_struct("Name", ..)`): the
-    // `rename`, else the name without `r#`.
-    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let arena_lifetime = lifetime
         .clone()
         .unwrap_or_else(|| Lifetime::new("'__arena", Span::call_site()));
+    // `HEAP_FREE`: every field read; `no_heap` asserts it field by field.
+    let (mut heap_free, mut no_heap_checks) = (Vec::new(), Vec::new());
+    let mut check_fields = |shape: &Shape, variant: Option<&Ident>| {
+        let (Shape::Named(fields) | Shape::Tuple(fields)) = shape else {
+            return;
+        };
+        for field in fields.iter().filter(|f| !f.attrs.skip) {
+            let at = quote!(#arena_lifetime);
+            heap_free.push(crate::no_heap::heap_free(
+                &field.ty,
+                field.in_arena,
+                name,
+                &at,
+            ));
+            if no_heap {
+                let member = &field.member;
+                let member = quote!(#member).to_string();
+                let shown = variant.map_or(member.clone(), |v| format!("{v}::{member}"));
+                no_heap_checks.push(crate::no_heap::check(
+                    &shown,
+                    &field.ty,
+                    field.in_arena,
+                    name,
+                    lifetime.as_ref(),
+                ));
+            }
+        }
+    };
+    // The name the format is told (`deserialize_struct("Name", ..)`): the
+    // `rename`, else the name without `r#`.
+    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let ty = match &lifetime {
         Some(lifetime) => quote!(#name<#lifetime>),
         None => quote!(#name),
@@ -117,7 +138,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let body = match &input.data {
         Data::Struct(data) => {
             let shape = read_fields(&data.fields, lifetime.as_ref(), &ty, &mut errors);
-            check_fields(&shape);
+            check_fields(&shape, None);
             errors.finish()?;
             struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
         }
@@ -126,7 +147,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             for variant in &data.variants {
                 let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
                 let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, &mut errors);
-                check_fields(&shape);
+                check_fields(&shape, Some(&variant.ident));
                 let key = attrs.rename.unwrap_or_else(|| serde_name(&variant.ident));
                 variants.push((variant.ident.clone(), key, shape));
             }
@@ -149,6 +170,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             use __tickarena::serde::__private::serde as __serde;
             #(#no_heap_checks)*
             impl<#arena_lifetime> __tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
+                const HEAP_FREE: bool = true #(&& #heap_free)*;
+
                 // No `#[inline]`, as serde's derive: a recursive type's level
                 // then takes one frame, not its lists' loops inlined into it.
                 fn deserialize_in<'__de, __D>(
