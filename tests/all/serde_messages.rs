@@ -226,3 +226,111 @@ fn an_unknown_variant_index_is_serdes_message() {
         "invalid value: integer `9`, expected variant index 0 <= i < 5"
     );
 }
+
+// ---------------------------------------------------------------------
+// The serializing side's attributes, left to serde's `Serialize`.
+
+/// Writes a `u16` as its decimal text (a `serialize_with` of the
+/// serializing side, which the decode does not read back: a field and a
+/// variant that use it are never written in this test's documents).
+fn as_text<S: serde::Serializer>(value: &u16, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// One type deriving both, with every serializing-only attribute serde
+/// has for a field or a variant.
+#[derive(DeserializeIn, serde::Serialize, Debug, PartialEq)]
+struct Both<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nick: Option<&'a str>,
+    #[serde(skip_serializing, default)]
+    secret: u32,
+    #[serde(serialize_with = "as_text", skip_serializing_if = "is_zero", default)]
+    shown: u16,
+    #[serde(rename(serialize = "k", deserialize = "k"))]
+    kind: Shape,
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+#[derive(DeserializeIn, serde::Serialize, Deserialize, Debug, PartialEq, Clone, Copy)]
+enum Shape {
+    Dot,
+    #[serde(skip_serializing)]
+    Hidden,
+    #[serde(serialize_with = "as_text")]
+    Shout(u16),
+    Line {
+        #[serde(skip_serializing_if = "is_zero", default)]
+        len: u16,
+    },
+}
+
+/// The same, by serde's derive, to read what `Both` writes.
+#[derive(Deserialize, Debug, PartialEq)]
+struct HeapBoth {
+    name: String,
+    nick: Option<String>,
+    #[serde(default)]
+    secret: u32,
+    #[serde(default)]
+    shown: u16,
+    #[serde(rename = "k")]
+    kind: Shape,
+}
+
+#[test]
+fn serializing_attributes_are_accepted_and_a_json_round_trip_holds() {
+    let arena = FrameArena::new();
+    let sent = [
+        Both {
+            name: "a",
+            nick: None,
+            secret: 7,
+            shown: 0,
+            kind: Shape::Line { len: 0 },
+        },
+        Both {
+            name: "b",
+            nick: Some("bee"),
+            secret: 0,
+            shown: 0,
+            kind: Shape::Dot,
+        },
+    ];
+    let written: Vec<String> = sent
+        .iter()
+        .map(|both| serde_json::to_string(both).unwrap())
+        .collect();
+    assert_eq!(written[0], r#"{"name":"a","k":{"Line":{}}}"#);
+    assert_eq!(written[1], r#"{"name":"b","nick":"bee","k":"Dot"}"#);
+    for (both, text) in sent.iter().zip(&written) {
+        let mut input = serde_json::Deserializer::from_str(text);
+        let got: Both<'_> = InArena::new(&arena).deserialize(&mut input).unwrap();
+        let heap: HeapBoth = serde_json::from_str(text).unwrap();
+        let expected = Both {
+            secret: 0, // not written
+            ..*both
+        };
+        assert_eq!(got, expected, "{text}");
+        assert_eq!(
+            (heap.name.as_str(), heap.nick.as_deref()),
+            (got.name, got.nick)
+        );
+        assert_eq!((heap.secret, heap.shown, heap.kind), (0, 0, got.kind));
+    }
+    // What the serializing side writes with `serialize_with` is its own
+    // business: serde's derive and this one read it alike (here, refuse).
+    let shout = serde_json::to_string(&Shape::Shout(3)).unwrap();
+    assert_eq!(shout, r#"{"Shout":"3"}"#);
+    let heap = serde_json::from_str::<Shape>(&shout)
+        .unwrap_err()
+        .to_string();
+    let got = Shape::deserialize_in(&arena, &mut serde_json::Deserializer::from_str(&shout))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(got, heap);
+}

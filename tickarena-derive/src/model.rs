@@ -108,10 +108,13 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
                 if meta.input.peek(syn::Token![=]) {
                     let _: syn::LitStr = meta.value()?.parse()?;
                 }
-            } else if (path.is_ident("serialize_with") || path.is_ident("skip_serializing"))
-                && what == "field"
+            } else if ((path.is_ident("serialize_with") || path.is_ident("skip_serializing"))
+                && what != "type")
+                || (path.is_ident("skip_serializing_if") && what == "field")
             {
-                // Serialization only.
+                // The serializing side's, on a field or a variant: serde's
+                // `Serialize` (derived beside this) reads them; the decode
+                // has nothing to do.
                 if meta.input.peek(syn::Token![=]) {
                     let _: syn::LitStr = meta.value()?.parse()?;
                 }
@@ -129,12 +132,17 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
                 let name = path
                     .get_ident()
                     .map_or_else(|| "this".to_owned(), ToString::to_string);
-                let accepted = if what == "field" {
-                    "`rename = \"..\"`, `default`, `skip`, `borrow`, and the serializing \
-                     side's `serialize_with`, `skip_serializing` and \
-                     `with = \"tickarena::serde::..\"`"
-                } else {
-                    "`rename = \"..\"`"
+                let accepted = match what {
+                    "field" => {
+                        "`rename = \"..\"`, `default`, `skip`, `borrow`, and the serializing \
+                         side's `serialize_with`, `skip_serializing`, `skip_serializing_if` and \
+                         `with = \"tickarena::serde::..\"`"
+                    }
+                    "variant" => {
+                        "`rename = \"..\"`, and the serializing side's `serialize_with` and \
+                         `skip_serializing`"
+                    }
+                    _ => "`rename = \"..\"`",
                 };
                 return Err(meta.error(format!(
                     "#[derive(DeserializeIn)] does not know `#[serde({name})]` on a {what}: it \
