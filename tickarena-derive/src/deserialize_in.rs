@@ -236,7 +236,10 @@ fn fields_visitor(
         }
         let seed = seed(field, &arena);
         let missing = if field.attrs.default {
-            quote!(::core::default::Default::default())
+            // Under the field's type: a type without `Default` (an arena
+            // box) is rustc's error there, not at the derive.
+            let span = syn::spanned::Spanned::span(&field.ty);
+            quote_spanned!(span=> ::core::default::Default::default())
         } else {
             quote!(return ::core::result::Result::Err(
                 __serde::de::Error::invalid_length(#position, &#expecting_len)
@@ -316,7 +319,13 @@ fn map_form(
         if field.attrs.skip {
             quote!(let #local = ::core::default::Default::default();)
         } else if field.attrs.default {
-            quote!(let #local = #local.unwrap_or_default();)
+            let span = syn::spanned::Spanned::span(&field.ty);
+            quote_spanned! {span=>
+                let #local = match #local {
+                    ::core::option::Option::Some(value) => value,
+                    ::core::option::Option::None => ::core::default::Default::default(),
+                };
+            }
         } else {
             // serde's rule: the field's own type reads "nothing here",
             // so an `Option` (also inside a `FrameBox`) is `None` and
