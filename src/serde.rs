@@ -43,6 +43,7 @@
 //! assert!(arena.used() > 0, "names and lists are in the arena");
 //! ```
 
+mod heap_free;
 mod impls;
 mod limits;
 mod missing;
@@ -236,6 +237,38 @@ pub fn arena_refused(arena: &FrameArena) -> bool {
     note = "borrowed text or bytes (a `Cow`, a `Box<str>`) decode into the arena as `&'a str`, `FrameString<'a>`, `&'a [T]` or `FrameVec<'a, T>`"
 )]
 pub trait DeserializeIn<'a>: Sized {
+    /// Whether a decoded value owns nothing on the heap: all its data is
+    /// inline or in the arena. What `#[deserialize_in(no_heap)]` checks,
+    /// on every field, through every type nested in it.
+    ///
+    /// True for primitives, `&'a str` and [`FrameString`]; an `Option`, a
+    /// tuple, an array and the arena's containers have their elements'
+    /// value; a derived type is heap free if all its fields are (a field
+    /// read by its own `Deserialize` if it needs no dropping). The default,
+    /// for a type implemented by hand, is that it needs no dropping
+    /// (`!needs_drop::<Self>()`): a `String` or a `Vec` would be false.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::serde::DeserializeIn;
+    /// use tickarena::{FrameBox, FrameVec};
+    ///
+    /// fn heap_free<'a, T: DeserializeIn<'a>>() -> bool {
+    ///     T::HEAP_FREE
+    /// }
+    /// assert!(heap_free::<(u8, &str, FrameVec<'_, Option<[f32; 3]>>)>());
+    /// assert!(heap_free::<FrameBox<'_, &str>>());
+    /// #[derive(tickarena::DeserializeIn)]
+    /// struct Chat<'a> {
+    ///     to: &'a str,
+    ///     text: String, // read by its own `Deserialize`, on the heap
+    /// }
+    /// assert!(!heap_free::<Chat<'_>>());
+    /// assert!(!heap_free::<FrameVec<'_, Chat<'_>>>());
+    /// ```
+    const HEAP_FREE: bool = !core::mem::needs_drop::<Self>();
+
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
     ///
     /// # Errors
@@ -425,6 +458,7 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 /// What the derive's generated code names (not part of the API).
 #[doc(hidden)]
 pub mod __private {
+    pub use super::heap_free::{Recursion, heap_free};
     pub use super::missing::MissingField;
     pub use ::serde;
 }

@@ -75,6 +75,8 @@ by_their_own_deserialize!(
 );
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -84,7 +86,7 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
         impl<'de, 'a, T: DeserializeIn<'a>> Visitor<'de> for OptionVisitor<'a, T> {
             type Value = Option<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an option")
+                f.write_str("option") // serde's, word for word
             }
             fn visit_none<E: de::Error>(self) -> Result<Option<T>, E> {
                 Ok(None)
@@ -101,6 +103,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
 }
 
 impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -110,7 +114,12 @@ impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
         impl<'de, 'a, T: DeserializeIn<'a>, const N: usize> Visitor<'de> for ArrayVisitor<'a, T, N> {
             type Value = [T; N];
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "an array of {N}")
+                // serde's messages, word for word.
+                if N == 0 {
+                    f.write_str("an empty array")
+                } else {
+                    write!(f, "an array of length {N}")
+                }
             }
             fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<[T; N], S::Error> {
                 let mut items: [Option<T>; N] = [const { None }; N];
@@ -130,6 +139,8 @@ impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
 macro_rules! tuples {
     ($($len:literal => ($($name:ident $index:tt)+))+) => {$(
         impl<'a, $($name: DeserializeIn<'a>),+> DeserializeIn<'a> for ($($name,)+) {
+            const HEAP_FREE: bool = true $(&& $name::HEAP_FREE)+;
+
             fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
             where
                 D: Deserializer<'de>,
@@ -138,7 +149,7 @@ macro_rules! tuples {
                 impl<'de, 'a, $($name: DeserializeIn<'a>),+> Visitor<'de> for TupleVisitor<'a, $($name),+> {
                     type Value = ($($name,)+);
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str(concat!("a tuple of ", $len))
+                        f.write_str(concat!("a tuple of size ", $len)) // serde's
                     }
                     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
                         Ok(($(
@@ -194,6 +205,8 @@ impl<'de, R, F: FnOnce(&str) -> Result<R, &'static str>> Visitor<'de> for StrVis
 }
 
 impl<'a> DeserializeIn<'a> for &'a str {
+    const HEAP_FREE: bool = true;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -205,6 +218,8 @@ impl<'a> DeserializeIn<'a> for &'a str {
 }
 
 impl<'a> DeserializeIn<'a> for FrameString<'a> {
+    const HEAP_FREE: bool = true; // in the arena
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -342,6 +357,8 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -352,6 +369,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -377,6 +396,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -391,6 +412,8 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for SegmentedList<T, &'a FrameArena> {
+    const HEAP_FREE: bool = T::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
@@ -406,6 +429,8 @@ where
     K: DeserializeIn<'a> + Eq + core::hash::Hash,
     V: DeserializeIn<'a>,
 {
+    const HEAP_FREE: bool = K::HEAP_FREE && V::HEAP_FREE;
+
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where

@@ -52,6 +52,7 @@ mod serde_cautious;
 mod serde_depth;
 mod serde_derive_rules;
 mod serde_drops;
+mod serde_messages;
 mod serde_oracle;
 mod serde_refused;
 mod sizing_report;

@@ -92,3 +92,75 @@ fn a_no_heap_type_decodes_as_any_other() {
     assert_eq!((&got[1], &got[3]), (&Plain::Say("hi"), &Plain::Idle));
     assert!(matches!(&got[2], Plain::Keys(keys) if keys[..] == [3]));
 }
+
+/// `no_heap` on a recursive message (a macro of commands, a box of
+/// itself): the type's own `HEAP_FREE` does not name itself, so it
+/// compiles, and decodes as any other.
+#[derive(DeserializeIn, Debug)]
+#[deserialize_in(no_heap)]
+enum Script<'a> {
+    Say(&'a str),
+    Macro(FrameVec<'a, Self>),
+    Then(Option<FrameBox<'a, Script<'a>>>, u8),
+}
+
+/// Two types that hold each other, without `no_heap`: they compile (their
+/// `HEAP_FREE` is evaluated only where it is asked for).
+#[derive(DeserializeIn, Debug)]
+enum Expr<'a> {
+    Num(i64),
+    Block(FrameVec<'a, Stmt<'a>>),
+}
+
+#[derive(DeserializeIn, Debug)]
+enum Stmt<'a> {
+    Eval(Expr<'a>),
+    Note(String),
+}
+
+fn heap_free<'a, T: tickarena::serde::DeserializeIn<'a>>() -> bool {
+    T::HEAP_FREE
+}
+
+/// A derived type with a heap field, and everything that holds one, is
+/// not `HEAP_FREE`; the arena's shapes around plain data are.
+#[derive(DeserializeIn)]
+#[allow(dead_code)]
+struct Chat<'a> {
+    to: &'a str,
+    text: String,
+}
+
+#[test]
+fn heap_free_reaches_nested_and_recursive_types() {
+    assert!(!heap_free::<Named>());
+    assert!(!heap_free::<Chat<'_>>());
+    assert!(!heap_free::<Option<FrameBox<'_, (u8, Chat<'_>)>>>());
+    assert!(!heap_free::<FrameVec<'_, [Chat<'_>; 2]>>());
+    assert!(heap_free::<Plain<'_>>());
+    assert!(heap_free::<Script<'_>>());
+    assert!(heap_free::<(u8, &str, FrameVec<'_, Option<[f32; 3]>>)>());
+
+    let arena = FrameArena::new();
+    let json = r#"{"Macro": [{"Say": "a"}, {"Then": [{"Macro": []}, 2]}]}"#;
+    let got: Script<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    let Script::Macro(steps) = &got else {
+        panic!("{got:?}")
+    };
+    assert!(matches!(&steps[0], Script::Say("a")));
+    assert!(
+        matches!(&steps[1], Script::Then(Some(inner), 2) if matches!(**inner, Script::Macro(ref m) if m.is_empty()))
+    );
+
+    let json = r#"{"Block": [{"Eval": {"Num": 3}}, {"Note": "n"}]}"#;
+    let got: Expr<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    let Expr::Block(block) = &got else {
+        panic!("{got:?}")
+    };
+    assert!(matches!(block[0], Stmt::Eval(Expr::Num(3))));
+    assert!(matches!(&block[1], Stmt::Note(note) if note == "n"));
+}

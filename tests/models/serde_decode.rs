@@ -2,7 +2,8 @@
 //! type derived both ways (heap [`HeapPacket`] with `serde::Deserialize`,
 //! arena [`Packet`] with `DeserializeIn`), the same document decoded by
 //! both, and the results compared: the same value (the arena one brought
-//! to the heap shape), or both an error.
+//! to the heap shape), or the same error message (serde_json's names the
+//! type, the field or the length expected, and the line and column).
 //!
 //! The packet has what serde's rules treat specially: `Option` fields (also
 //! in a `FrameBox`, and in an enum's struct variant), `#[serde(default)]`,
@@ -13,54 +14,62 @@
 //! Used by `tests/all/serde_oracle.rs` (random packets, mutated postcard
 //! and JSON documents) and `fuzz/fuzz_targets/serde_decode.rs` (any bytes).
 
+use serde::Deserialize;
 use serde::de::DeserializeSeed;
-use serde::{Deserialize, Serialize};
 use tickarena::serde::InArena;
 use tickarena::{DeserializeIn, FrameArena, FrameBox, FrameVec};
 
-/// The heap shape, read and written by serde's own derive.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct HeapPacket {
-    pub id: u32,
-    pub r#type: String,
-    #[serde(rename = "n")]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub score: i16,
-    #[serde(rename(deserialize = "lvl", serialize = "lvl"))]
-    pub level: Option<u8>,
-    pub tags: Vec<String>,
-    pub boxed: Box<Option<u16>>,
-    pub commands: Vec<HeapCommand>,
-    pub position: (f32, i64),
-    pub pair: HeapPair,
-    pub id2: HeapId,
-    #[serde(default)]
-    pub flags: Option<(bool, char)>,
-}
+/// The heap shape, read and written by serde's own derive, under the
+/// arena types' names: serde's messages name the type ("expected struct
+/// Packet with 12 elements"), and the two derives' messages are compared.
+pub mod heap {
+    use serde::{Deserialize, Serialize};
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct HeapPair(pub String, pub Option<u8>);
-
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct HeapId(pub u64);
-
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[allow(non_camel_case_types)] // `r#match`: a keyword as a variant's name
-pub enum HeapCommand {
-    Stop,
-    #[serde(rename = "say")]
-    Say(String),
-    Move(i32, i32),
-    Give {
-        to: u32,
-        what: Option<String>,
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Packet {
+        pub id: u32,
+        pub r#type: String,
+        #[serde(rename = "n")]
+        pub name: Option<String>,
         #[serde(default)]
-        count: u8,
-    },
-    r#match(u8),
-    Macro(Vec<Self>),
+        pub score: i16,
+        #[serde(rename(deserialize = "lvl", serialize = "lvl"))]
+        pub level: Option<u8>,
+        pub tags: Vec<String>,
+        pub boxed: Box<Option<u16>>,
+        pub commands: Vec<Command>,
+        pub position: (f32, i64),
+        pub pair: Pair,
+        pub id2: Id,
+        #[serde(default)]
+        pub flags: Option<(bool, char)>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Pair(pub String, pub Option<u8>);
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Id(pub u64);
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[allow(non_camel_case_types)] // `r#match`: a keyword as a variant's name
+    pub enum Command {
+        Stop,
+        #[serde(rename = "say")]
+        Say(String),
+        Move(i32, i32),
+        Give {
+            to: u32,
+            what: Option<String>,
+            #[serde(default)]
+            count: u8,
+        },
+        r#match(u8),
+        Macro(Vec<Self>),
+    }
 }
+
+pub use heap::{Command as HeapCommand, Id as HeapId, Packet as HeapPacket, Pair as HeapPair};
 
 /// The arena shape, read by `#[derive(DeserializeIn)]`: the same names and
 /// attributes, arena containers in place of the heap's.
@@ -151,15 +160,16 @@ impl Command<'_> {
 /// the bytes it left unread (postcard), or an error.
 pub type Outcome = Result<(HeapPacket, usize), String>;
 
-/// Whether two outcomes agree: both errors, or the same value (by its
-/// postcard bytes, so that a NaN equals itself) with as much left unread.
+/// Whether two outcomes agree: the same error message (with its position,
+/// in JSON), or the same value (by its postcard bytes, so that a NaN equals
+/// itself) with as much left unread.
 pub fn agree(heap: &Outcome, arena: &Outcome) -> bool {
     match (heap, arena) {
         (Ok((a, rest_a)), Ok((b, rest_b))) => {
             rest_a == rest_b
                 && postcard::to_allocvec(a).unwrap() == postcard::to_allocvec(b).unwrap()
         }
-        (Err(_), Err(_)) => true,
+        (Err(a), Err(b)) => a == b,
         _ => false,
     }
 }

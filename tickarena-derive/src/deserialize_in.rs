@@ -96,18 +96,41 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let container = serde_attrs(&input.attrs, "type", &mut errors);
     let krate = crate_path(input, &mut errors);
     let no_heap = crate::no_heap::requested(&input.attrs, &mut errors);
-    let mut no_heap_checks = Vec::new();
-    let mut check_fields = |shape: &Shape| {
-        if let (true, Shape::Named(fields) | Shape::Tuple(fields)) = (no_heap, shape) {
-            let own = fields.iter().filter(|f| !f.in_arena && !f.attrs.skip);
-            no_heap_checks.extend(own.map(|f| crate::no_heap::check(&f.ty)));
-        }
-    };
     let name = &input.ident;
-    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let arena_lifetime = lifetime
         .clone()
         .unwrap_or_else(|| Lifetime::new("'__arena", Span::call_site()));
+    // `HEAP_FREE`: every field read; `no_heap` asserts it field by field.
+    let (mut heap_free, mut no_heap_checks) = (Vec::new(), Vec::new());
+    let mut check_fields = |shape: &Shape, variant: Option<&Ident>| {
+        let (Shape::Named(fields) | Shape::Tuple(fields)) = shape else {
+            return;
+        };
+        for field in fields.iter().filter(|f| !f.attrs.skip) {
+            let at = quote!(#arena_lifetime);
+            heap_free.push(crate::no_heap::heap_free(
+                &field.ty,
+                field.in_arena,
+                name,
+                &at,
+            ));
+            if no_heap {
+                let member = &field.member;
+                let member = quote!(#member).to_string();
+                let shown = variant.map_or(member.clone(), |v| format!("{v}::{member}"));
+                no_heap_checks.push(crate::no_heap::check(
+                    &shown,
+                    &field.ty,
+                    field.in_arena,
+                    name,
+                    lifetime.as_ref(),
+                ));
+            }
+        }
+    };
+    // The name the format is told (`deserialize_struct("Name", ..)`): the
+    // `rename`, else the name without `r#`.
+    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
     let ty = match &lifetime {
         Some(lifetime) => quote!(#name<#lifetime>),
         None => quote!(#name),
@@ -115,7 +138,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let body = match &input.data {
         Data::Struct(data) => {
             let shape = read_fields(&data.fields, lifetime.as_ref(), &ty, &mut errors);
-            check_fields(&shape);
+            check_fields(&shape, None);
             errors.finish()?;
             struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
         }
@@ -124,7 +147,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             for variant in &data.variants {
                 let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
                 let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, &mut errors);
-                check_fields(&shape);
+                check_fields(&shape, Some(&variant.ident));
                 let key = attrs.rename.unwrap_or_else(|| serde_name(&variant.ident));
                 variants.push((variant.ident.clone(), key, shape));
             }
@@ -147,6 +170,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             use __tickarena::serde::__private::serde as __serde;
             #(#no_heap_checks)*
             impl<#arena_lifetime> __tickarena::serde::DeserializeIn<#arena_lifetime> for #ty {
+                const HEAP_FREE: bool = true #(&& #heap_free)*;
+
                 // No `#[inline]`, as serde's derive: a recursive type's level
                 // then takes one frame, not its lists' loops inlined into it.
                 fn deserialize_in<'__de, __D>(
@@ -192,6 +217,11 @@ fn fields_visitor(
         Shape::Unit => &[],
     };
     let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+    // serde's derive's message for a sequence that ends early: the shape
+    // with its count of fields read ("struct Msg with 7 elements").
+    let read = fields.iter().filter(|f| !f.attrs.skip).count();
+    let plural = if read == 1 { "" } else { "s" };
+    let expecting_len = format!("{expecting} with {read} element{plural}");
     let build = {
         let members = fields.iter().map(|f| &f.member);
         quote!(#path { #(#members: #locals),* })
@@ -206,10 +236,13 @@ fn fields_visitor(
         }
         let seed = seed(field, &arena);
         let missing = if field.attrs.default {
-            quote!(::core::default::Default::default())
+            // Under the field's type: a type without `Default` (an arena
+            // box) is rustc's error there, not at the derive.
+            let span = syn::spanned::Spanned::span(&field.ty);
+            quote_spanned!(span=> ::core::default::Default::default())
         } else {
             quote!(return ::core::result::Result::Err(
-                __serde::de::Error::invalid_length(#position, &self)
+                __serde::de::Error::invalid_length(#position, &#expecting_len)
             ))
         };
         // Spanned on the field's type, as the seed is (see `seed`).
@@ -286,7 +319,13 @@ fn map_form(
         if field.attrs.skip {
             quote!(let #local = ::core::default::Default::default();)
         } else if field.attrs.default {
-            quote!(let #local = #local.unwrap_or_default();)
+            let span = syn::spanned::Spanned::span(&field.ty);
+            quote_spanned! {span=>
+                let #local = match #local {
+                    ::core::option::Option::Some(value) => value,
+                    ::core::option::Option::None => ::core::default::Default::default(),
+                };
+            }
         } else {
             // serde's rule: the field's own type reads "nothing here",
             // so an `Option` (also inside a `FrameBox`) is `None` and
@@ -329,7 +368,7 @@ fn map_form(
                     impl<'__de> __serde::de::Visitor<'__de> for __KeyVisitor {
                         type Value = __Key;
                         fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                            formatter.write_str("a field name")
+                            formatter.write_str("field identifier")
                         }
                         fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Key, __E> {
                             ::core::result::Result::Ok(__Key(match index {
@@ -383,14 +422,16 @@ fn struct_body(
     lifetime: &Lifetime,
 ) -> TokenStream {
     let visitor = format_ident!("__Visitor");
-    let expecting = format!("struct {type_name}");
+    // serde's derive's messages name the Rust type, whatever its `rename`.
+    let rust_name = path.to_string();
+    let unit_expecting = format!("unit struct {rust_name}");
     match shape {
         Shape::Unit => quote! {
             struct __Unit;
             impl<'__de> __serde::de::Visitor<'__de> for __Unit {
                 type Value = ();
                 fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    formatter.write_str(#expecting)
+                    formatter.write_str(#unit_expecting)
                 }
                 fn visit_unit<__E: __serde::de::Error>(self) -> ::core::result::Result<(), __E> {
                     ::core::result::Result::Ok(())
@@ -410,6 +451,7 @@ fn struct_body(
         }
         Shape::Tuple(fields) => {
             let len = fields.iter().filter(|f| !f.attrs.skip).count();
+            let expecting = format!("tuple struct {rust_name}");
             let visitor_def = fields_visitor(&visitor, ty, path, &expecting, shape, lifetime);
             quote! {
                 #visitor_def
@@ -420,6 +462,7 @@ fn struct_body(
         }
         Shape::Named(fields) => {
             let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
+            let expecting = format!("struct {rust_name}");
             let visitor_def = fields_visitor(&visitor, ty, path, &expecting, shape, lifetime);
             quote! {
                 #visitor_def
@@ -444,9 +487,9 @@ fn enum_body(
     let keys: Vec<&str> = variants.iter().map(|(_, key, _)| key.as_str()).collect();
     let indices: Vec<usize> = (0..variants.len()).collect();
     let indices64: Vec<u64> = (0..variants.len() as u64).collect();
-    let count = variants.len() as u64;
+    let index_expecting = format!("variant index 0 <= i < {}", variants.len());
     let mut visitors = Vec::new();
-    let arms = variants.iter().enumerate().map(|(index, (ident, key, shape))| {
+    let arms = variants.iter().enumerate().map(|(index, (ident, _, shape))| {
         let path = quote!(#name::#ident);
         match shape {
             Shape::Unit => quote! {
@@ -463,7 +506,7 @@ fn enum_body(
             }
             Shape::Tuple(fields) => {
                 let visitor = format_ident!("__Variant{index}");
-                let expecting = format!("tuple variant {type_name}::{key}");
+                let expecting = format!("tuple variant {name}::{ident}");
                 visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
                 let len = fields.iter().filter(|f| !f.attrs.skip).count();
                 quote! {
@@ -474,7 +517,7 @@ fn enum_body(
             }
             Shape::Named(fields) => {
                 let visitor = format_ident!("__Variant{index}");
-                let expecting = format!("struct variant {type_name}::{key}");
+                let expecting = format!("struct variant {name}::{ident}");
                 visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
                 let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
                 quote! {
@@ -489,7 +532,7 @@ fn enum_body(
         }
     });
     let arms: Vec<TokenStream> = arms.collect();
-    let expecting = format!("enum {type_name}");
+    let expecting = format!("enum {name}");
     quote! {
         /// Which variant a tag names.
         struct __Tag(usize);
@@ -505,15 +548,14 @@ fn enum_body(
                 impl<'__de> __serde::de::Visitor<'__de> for __TagVisitor {
                     type Value = __Tag;
                     fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        formatter.write_str("a variant of ")?;
-                        formatter.write_str(#type_name)
+                        formatter.write_str("variant identifier")
                     }
                     fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Tag, __E> {
                         match index {
                             #(#indices64 => ::core::result::Result::Ok(__Tag(#indices)),)*
                             _ => ::core::result::Result::Err(__serde::de::Error::invalid_value(
                                 __serde::de::Unexpected::Unsigned(index),
-                                &concat!("a variant index below ", #count),
+                                &#index_expecting,
                             )),
                         }
                     }

@@ -108,10 +108,13 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
                 if meta.input.peek(syn::Token![=]) {
                     let _: syn::LitStr = meta.value()?.parse()?;
                 }
-            } else if (path.is_ident("serialize_with") || path.is_ident("skip_serializing"))
-                && what == "field"
+            } else if ((path.is_ident("serialize_with") || path.is_ident("skip_serializing"))
+                && what != "type")
+                || (path.is_ident("skip_serializing_if") && what == "field")
             {
-                // Serialization only.
+                // The serializing side's, on a field or a variant: serde's
+                // `Serialize` (derived beside this) reads them; the decode
+                // has nothing to do.
                 if meta.input.peek(syn::Token![=]) {
                     let _: syn::LitStr = meta.value()?.parse()?;
                 }
@@ -129,12 +132,17 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
                 let name = path
                     .get_ident()
                     .map_or_else(|| "this".to_owned(), ToString::to_string);
-                let accepted = if what == "field" {
-                    "`rename = \"..\"`, `default`, `skip`, `borrow`, and the serializing \
-                     side's `serialize_with`, `skip_serializing` and \
-                     `with = \"tickarena::serde::..\"`"
-                } else {
-                    "`rename = \"..\"`"
+                let accepted = match what {
+                    "field" => {
+                        "`rename = \"..\"`, `default`, `skip`, `borrow`, and the serializing \
+                         side's `serialize_with`, `skip_serializing`, `skip_serializing_if` and \
+                         `with = \"tickarena::serde::..\"`"
+                    }
+                    "variant" => {
+                        "`rename = \"..\"`, and the serializing side's `serialize_with` and \
+                         `skip_serializing`"
+                    }
+                    _ => "`rename = \"..\"`",
                 };
                 return Err(meta.error(format!(
                     "#[derive(DeserializeIn)] does not know `#[serde({name})]` on a {what}: it \
@@ -227,7 +235,8 @@ pub fn crate_path(input: &DeriveInput, errors: &mut Errors) -> proc_macro2::Toke
 }
 
 /// `::tickarena`, unless the crate being compiled depends on tickarena-bevy
-/// and not on tickarena (its `Cargo.toml` names one and not the other):
+/// and not on tickarena (its `Cargo.toml` counts on one and not the other,
+/// see [`depends_on`]: an optional tickarena may be off):
 /// then `::tickarena_bevy::tickarena`, tickarena-bevy's re-export, so
 /// `#[derive(FrameData)]` from `tickarena_bevy` works in a game whose only
 /// tickarena dependency is tickarena-bevy (Bevy's own derives find `bevy`
@@ -247,43 +256,115 @@ fn default_crate_path() -> proc_macro2::TokenStream {
     }
 }
 
-/// Whether `manifest` names the package `name` as a dependency (of any
-/// kind, for any target), or is that package: a key `name = ..` or
-/// `name.x = ..` under a `dependencies` table, a `[..dependencies.name]`
-/// table, or `name = "name"` under `[package]`.
+/// Whether `manifest` counts on the package `name`: names it as a
+/// dependency that is not optional (a normal, dev or build one, for any
+/// target: `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`,
+/// `[target.'..'.dependencies]`, their `[..dependencies.name]` tables and
+/// dotted keys), or is that package. `[workspace.dependencies]` lists what
+/// the members may use, not what this package does, and is not counted.
 fn depends_on(manifest: &str, name: &str) -> bool {
-    let mut table = String::new();
+    // Each dependency table that names `name` (its path, as `dependencies`
+    // or `target.'cfg(unix)'.dev-dependencies`), and whether it says
+    // `optional = true` there.
+    let mut found: Vec<(String, bool)> = Vec::new();
+    let mut note = |path: &[String], value: Option<&str>| {
+        let rest = match path {
+            [target, _, rest @ ..] if target == "target" => rest,
+            rest => rest,
+        };
+        let [kind, key, more @ ..] = rest else {
+            return;
+        };
+        let kinds = [
+            "dependencies",
+            "dev-dependencies",
+            "build-dependencies",
+            "dev_dependencies",
+            "build_dependencies",
+        ];
+        if !kinds.contains(&kind.as_str()) || key != name {
+            return;
+        }
+        let table = path[..path.len() - more.len() - 1].join(".");
+        let compact = value.map(|v| v.replace(char::is_whitespace, ""));
+        let optional = match (more, compact.as_deref()) {
+            // `name = { .., optional = true }`
+            ([], Some(value)) => value.contains("optional=true"),
+            // `name.optional = true`, or `optional = true` in its table
+            ([field], Some("true")) => field == "optional",
+            _ => false,
+        };
+        match found.iter_mut().find(|(seen, _)| *seen == table) {
+            Some((_, seen_optional)) => *seen_optional |= optional,
+            None => found.push((table, optional)),
+        }
+    };
+    let mut table: Vec<String> = Vec::new();
     for line in manifest.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
+        let line = without_comment(line).trim();
         if let Some(header) = line.strip_prefix('[') {
-            table = header
-                .trim_matches(|c| c == '[' || c == ']')
-                .trim()
-                .to_owned();
-            let dependency = table.rsplit_once("dependencies.").map(|(_, key)| key);
-            if dependency.is_some_and(|key| key.trim_matches('"') == name) {
+            table = dotted(header.trim_matches(|c| c == '[' || c == ']'));
+            note(&table, None);
+            continue;
+        }
+        let Some((key, value)) = split_key(line) else {
+            continue;
+        };
+        let path: Vec<String> = table.iter().cloned().chain(dotted(key)).collect();
+        if table == ["package"] && path.len() == 2 && path[1] == "name" {
+            if value.trim().trim_matches('"') == name {
                 return true;
             }
             continue;
         }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let key = key.trim();
-        let key = key
-            .split('.')
-            .next()
-            .unwrap_or(key)
-            .trim()
-            .trim_matches('"');
-        if table.ends_with("dependencies") && key == name {
-            return true;
-        }
-        if table == "package" && key == "name" && value.trim().trim_matches('"') == name {
-            return true;
+        note(&path, Some(value.trim()));
+    }
+    found.iter().any(|(_, optional)| !optional)
+}
+
+/// `line` without a `#` comment (one outside a string).
+fn without_comment(line: &str) -> &str {
+    let mut quote = None;
+    for (at, c) in line.char_indices() {
+        match (c, quote) {
+            ('"' | '\'', None) => quote = Some(c),
+            (c, Some(open)) if c == open => quote = None,
+            ('#', None) => return &line[..at],
+            _ => {}
         }
     }
-    false
+    line
+}
+
+/// A `key = value` line, split at its first `=` outside a quoted key.
+fn split_key(line: &str) -> Option<(&str, &str)> {
+    let mut quote = None;
+    for (at, c) in line.char_indices() {
+        match (c, quote) {
+            ('"' | '\'', None) => quote = Some(c),
+            (c, Some(open)) if c == open => quote = None,
+            ('=', None) => return Some((&line[..at], &line[at + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The parts of a dotted TOML key (`target.'cfg(x = "a.b")'.dependencies`),
+/// trimmed and unquoted.
+fn dotted(key: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let (mut part, mut quote) = (String::new(), None);
+    for c in key.chars() {
+        match (c, quote) {
+            ('"' | '\'', None) => quote = Some(c),
+            (c, Some(open)) if c == open => quote = None,
+            ('.', None) => parts.push(std::mem::take(&mut part)),
+            (c, _) => part.push(c),
+        }
+    }
+    parts.push(part);
+    parts.into_iter().map(|p| p.trim().to_owned()).collect()
 }
 
 #[cfg(test)]
@@ -300,11 +381,58 @@ mod tests {
             "[dev-dependencies]\n\"tickarena\" = \"0.1\"",
             "[target.'cfg(unix)'.dependencies]\ntickarena = \"0.1\" # comment",
             "[target.'cfg(unix)'.dependencies.tickarena]\nversion = \"0.1\"",
+            "[target.'cfg(target_feature = \"sse4.2\")'.build-dependencies]\ntickarena = \"0.1\"",
+            "[build_dependencies]\ntickarena = \"0.1\"",
+            "dependencies.tickarena = \"0.1\"\n[package]\nname = \"x\"",
+            "[dependencies]\ntickarena-bevy = \"0.1\"\n[dependencies.tickarena]",
             "[package]\nname = \"tickarena\"",
         ];
         for manifest in forms {
             assert!(depends_on(manifest, "tickarena"), "{manifest}");
         }
+    }
+
+    /// A workspace root that lists tickarena for its members (in
+    /// `[workspace.dependencies]`) and depends only on tickarena-bevy.
+    #[test]
+    fn workspace_dependencies_are_the_members_not_the_roots() {
+        let root = "[package]\nname = \"game\"\n\n[workspace]\nmembers = [\"net\"]\n\n\
+                    [workspace.dependencies]\ntickarena = \"0.1\"\n\
+                    tickarena-bevy = { version = \"0.1\" }\n\n\
+                    [workspace.dependencies.serde]\nversion = \"1\"\n\n\
+                    [dependencies]\ntickarena-bevy = { workspace = true }\n";
+        assert!(!depends_on(root, "tickarena"), "{root}");
+        assert!(depends_on(root, "tickarena-bevy"), "{root}");
+        let dotted = "workspace.dependencies.tickarena = \"0.1\"\n[dependencies]\n\
+                      tickarena-bevy.workspace = true\n";
+        assert!(!depends_on(dotted, "tickarena"), "{dotted}");
+        assert!(depends_on(dotted, "tickarena-bevy"), "{dotted}");
+    }
+
+    /// An optional tickarena may be off: the crate cannot count on it.
+    #[test]
+    fn an_optional_dependency_is_not_counted_on() {
+        let optional = [
+            "[dependencies]\ntickarena = { version = \"0.1\", optional = true }",
+            "[dependencies]\ntickarena = { workspace = true, optional=true }",
+            "[dependencies]\ntickarena.version = \"0.1\"\ntickarena.optional = true",
+            "[dependencies.tickarena]\nversion = \"0.1\"\noptional = true\n[features]\nx = []",
+            "[target.'cfg(target_feature = \"sse4.2\")'.dependencies]\n\
+             tickarena = { version = \"0.1\", optional = true }",
+        ];
+        for manifest in optional {
+            assert!(!depends_on(manifest, "tickarena"), "{manifest}");
+        }
+        let both = "[dependencies]\ntickarena = { version = \"0.1\", optional = true }\n\
+                    [dev-dependencies]\ntickarena = \"0.1\"";
+        assert!(
+            depends_on(both, "tickarena"),
+            "a dev-dependency that is not optional"
+        );
+        let other = "[dependencies]\ntickarena = { version = \"0.1\", optional = false }\n\
+                     tickarena-bevy = { version = \"0.1\", optional = true }";
+        assert!(depends_on(other, "tickarena"), "{other}");
+        assert!(!depends_on(other, "tickarena-bevy"), "{other}");
     }
 
     #[test]
