@@ -39,6 +39,7 @@ mod frame_loop;
 mod hashbrown_model;
 mod panic_locations;
 mod review4;
+mod review6;
 mod rows;
 mod rows_out_of_arena;
 mod scopes;
