@@ -357,6 +357,7 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
     // rest is out of line (`with_room`, `exhausted`) or in the element's
     // seed (`PushTo`, which makes room before the element is decoded), and
     // `match`es stand for `?`, whose temporaries a debug build keeps.
+    #[allow(clippy::question_mark)]
     #[inline]
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<L, S::Error> {
         let arena = self.0;
