@@ -104,7 +104,7 @@ pub const CAUTIOUS_BYTES: usize = 64 << 10;
 /// decode, unless [`InArena::max_depth`] says otherwise: serde_json's own
 /// default. A recursive message (a macro of commands, a tree) nested
 /// deeper is the format's error, not a stack overflow: a level of one took
-/// 128 to 304 bytes of stack in a release build and 1.1 to 2.0 KiB in a
+/// 128 to 304 bytes of stack in a release build and 1.0 to 1.9 KiB in a
 /// debug build (see [`guide::serde`](crate::guide::serde)), so 128 of them
 /// fit a 2 MiB thread's stack with room to spare.
 ///

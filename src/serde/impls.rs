@@ -356,7 +356,9 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
     // elements' decode, so it keeps little: the level and the list. The
     // rest is out of line (`with_room`, `exhausted`) or in the element's
     // seed (`PushTo`, which makes room before the element is decoded), and
-    // `match`es stand for `?`, whose temporaries a debug build keeps.
+    // `match`es stand for `?`, whose temporaries a debug build keeps, and
+    // the list is built in the very `Result` this returns (rustc then
+    // builds it in the caller's slot, with no copy of it beside).
     #[allow(clippy::question_mark)]
     #[inline]
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<L, S::Error> {
@@ -365,18 +367,20 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
             Ok(level) => level,
             Err(error) => return Err(error),
         };
-        let mut list = match with_room::<T, L, S::Error>(arena, seq.size_hint()) {
-            Ok(list) => list,
-            Err(error) => return Err(error),
-        };
-        loop {
-            match seq.next_element_seed(PushTo::<T, L>(arena, &mut list, PhantomData)) {
-                Ok(Some(())) => {}
-                Ok(None) => break,
-                Err(error) => return Err(error),
+        let mut out = with_room::<T, L, S::Error>(arena, seq.size_hint());
+        if let Ok(list) = &mut out {
+            loop {
+                match seq.next_element_seed(PushTo::<T, L>(arena, list, PhantomData)) {
+                    Ok(Some(())) => {}
+                    Ok(None) => break,
+                    Err(error) => {
+                        out = Err(error);
+                        break;
+                    }
+                }
             }
         }
-        Ok(list)
+        out
     }
 }
 

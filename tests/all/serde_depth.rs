@@ -250,17 +250,17 @@ fn a_level_takes_no_more_stack_than_serdes_derive() {
     // against serde's 192 to 208, JSON 288 to 304 against 320 to 336, a
     // tree 208 against 160 to 176 (its 40-byte element and list against
     // serde's 32 and 24, and a slot more for the list the field's decode
-    // returns); debug builds, the command 1136 against 1008, a tree 1408
-    // against 1392, JSON 1968 against 1712. Frames are 16-byte aligned
+    // returns); debug builds, the command 1072 against 1008, a tree 1344
+    // against 1392, JSON 1904 against 1712. Frames are 16-byte aligned
     // and serde's own figure moves by 16 between builds of the same code:
     // release builds keep the command and JSON within 16 bytes of serde's
-    // derive and a tree within 48; debug builds within 1.2× of it.
+    // derive and a tree within 48; debug builds within 1.15× of it.
     let release = !cfg!(debug_assertions);
     for (what, arena, serde) in figures {
         let bound = match (release, what) {
             (true, "tree, postcard") => serde + 48,
             (true, _) => serde + 16,
-            (false, _) => serde * 6 / 5,
+            (false, _) => serde * 23 / 20,
         };
         assert!(
             arena <= bound,
