@@ -108,7 +108,7 @@ pub const CAUTIOUS_BYTES: usize = 64 << 10;
 /// decode, unless [`InArena::max_depth`] says otherwise: serde_json's own
 /// default. A recursive message (a macro of commands, a tree) nested
 /// deeper is the format's error, not a stack overflow: a level of one took
-/// 176 to 336 bytes of stack in a release build and 1.7 to 2.5 KiB in a
+/// 128 to 304 bytes of stack in a release build and 1.0 to 1.9 KiB in a
 /// debug build (see [`guide::serde`](crate::guide::serde)), so 128 of them
 /// fit a 2 MiB thread's stack with room to spare; for types whose levels
 /// are larger, [`DEFAULT_MAX_STACK`] holds.
@@ -352,7 +352,7 @@ impl<'a, T> InArena<'a, T> {
     /// inside each other in the decode it starts (default
     /// [`DEFAULT_MAX_DEPTH`]): deeper is the format's error. Raise it for a
     /// recursive message that nests deeper, on a stack that holds it (up to
-    /// about 0.3 KiB a level in a release build, 2.5 KiB in a debug build,
+    /// about 0.3 KiB a level in a release build, 2 KiB in a debug build,
     /// more for larger types); lower
     /// it for input you trust less. A seed inside a running decode (a
     /// field's, an element's) keeps that decode's limit.

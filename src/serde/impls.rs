@@ -242,7 +242,10 @@ trait ArenaList<'a, T>: Sized {
     /// A list with room for up to `hint` elements, taking at most
     /// [`CAUTIOUS_BYTES`] of the arena.
     fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()>;
-    fn try_push(&mut self, item: T) -> Result<(), ()>;
+    /// Room for one more element.
+    fn try_make_room(&mut self) -> Result<(), ()>;
+    /// Pushes `item`, if it is one, into the room made for it.
+    fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E>;
 }
 
 impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
@@ -261,11 +264,28 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
     }
 
     #[inline]
-    fn try_push(&mut self, item: T) -> Result<(), ()> {
+    fn try_make_room(&mut self) -> Result<(), ()> {
         if self.len() == self.capacity() {
             grow(self)?;
         }
-        self.push(item);
+        Ok(())
+    }
+
+    // Takes the element's `Result` and checks the room before it unwraps
+    // it: the element then goes from the slot its decode returned it in
+    // straight into the list, with no growth (a call) to keep it across,
+    // and so no second copy of it in the frame of a recursive message's
+    // every level. The other branch never runs (`try_make_room` made the
+    // room); it forgets the element rather than panic or grow, either of
+    // which would bring that copy back.
+    #[inline]
+    fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E> {
+        if self.len() < self.capacity() {
+            self.push(item?);
+        } else {
+            debug_assert!(false, "room was made for the element");
+            core::mem::forget(item?);
+        }
         Ok(())
     }
 }
@@ -290,11 +310,16 @@ impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
     }
 
     #[inline]
-    fn try_push(&mut self, item: T) -> Result<(), ()> {
+    fn try_make_room(&mut self) -> Result<(), ()> {
         if self.len() == self.capacity() {
             self.try_reserve(1).map_err(|_| ())?;
         }
-        self.push(item);
+        Ok(())
+    }
+
+    #[inline]
+    fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E> {
+        self.push(item?);
         Ok(())
     }
 }
@@ -342,17 +367,68 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a sequence")
     }
+    // A recursive message's every level holds this frame across its
+    // elements' decode, so it keeps little: the level and the list. The
+    // rest is out of line (`with_room`, `exhausted`) or in the element's
+    // seed (`PushTo`, which makes room before the element is decoded), and
+    // `match`es stand for `?`, whose temporaries a debug build keeps, and
+    // the list is built in the very `Result` this returns (rustc then
+    // builds it in the caller's slot, with no copy of it beside).
+    #[allow(clippy::question_mark)]
     #[inline]
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<L, S::Error> {
         let arena = self.0;
-        let _level = limits::enter::<S::Error>(arena)?;
-        let mut list = L::with_room(arena, seq.size_hint())
-            .map_err(|()| exhausted::<S::Error>(arena, "list"))?;
-        while let Some(item) = seq.next_element_seed(InArena::<T>::new(arena))? {
-            list.try_push(item)
-                .map_err(|()| exhausted::<S::Error>(arena, "list"))?;
+        let _level = match limits::enter::<S::Error>(arena) {
+            Ok(level) => level,
+            Err(error) => return Err(error),
+        };
+        let mut out = with_room::<T, L, S::Error>(arena, seq.size_hint());
+        if let Ok(list) = &mut out {
+            loop {
+                match seq.next_element_seed(PushTo::<T, L>(arena, list, PhantomData)) {
+                    Ok(Some(())) => {}
+                    Ok(None) => break,
+                    Err(error) => {
+                        out = Err(error);
+                        break;
+                    }
+                }
+            }
         }
-        Ok(list)
+        out
+    }
+}
+
+/// A list with room for `hint` elements, or the error of an arena that
+/// cannot hold it.
+#[inline]
+fn with_room<'a, T, L: ArenaList<'a, T>, E: de::Error>(
+    arena: &'a FrameArena,
+    hint: Option<usize>,
+) -> Result<L, E> {
+    match L::with_room(arena, hint) {
+        Ok(list) => Ok(list),
+        Err(()) => Err(exhausted(arena, "list")),
+    }
+}
+
+/// The seed of one element of a list, that makes room for it (a format
+/// calls it only for an element that is there), decodes it and pushes it.
+struct PushTo<'a, 'l, T, L>(&'a FrameArena, &'l mut L, PhantomData<fn() -> T>);
+
+impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> DeserializeSeed<'de>
+    for PushTo<'a, '_, T, L>
+{
+    type Value = ();
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        // The list's level is open, so an `InArena` seed would find a
+        // decode running and call `deserialize_in` as this does.
+        if let Err(()) = self.1.try_make_room() {
+            return Err(exhausted(self.0, "list"));
+        }
+        self.1
+            .push_with_room(T::deserialize_in(self.0, deserializer))
     }
 }
 

@@ -27,7 +27,7 @@ impl Drop for Decode<'_> {
 /// Whether a decode is running in `arena`: a seed made for a field or an
 /// element (or for the element of a list decoded by `DeserializeIn`
 /// directly) keeps its limits.
-#[inline(always)]
+#[inline]
 pub(super) fn running(arena: &FrameArena) -> bool {
     let state = arena.decode_state();
     state.active.get() || state.depth.get() != 0
@@ -46,19 +46,23 @@ pub(super) fn start(arena: &FrameArena, max_depth: u32, max_stack: usize) -> Dec
     Decode(state)
 }
 
-/// One list, map or box open: closes it when dropped.
-pub(super) struct Level<'a>(&'a DecodeState);
+/// One list, map or box open: closes it when dropped. It holds the arena
+/// itself, not its decode state: a recursive message's every level keeps
+/// one across its elements, and the arena's address is in a register
+/// there already, where the state's would take a stack slot.
+pub(super) struct Level<'a>(&'a FrameArena);
 
 impl Drop for Level<'_> {
-    #[inline(always)]
+    #[inline]
     fn drop(&mut self) {
-        self.0.depth.set(self.0.depth.get() - 1);
+        let depth = &self.0.decode_state().depth;
+        depth.set(depth.get() - 1);
     }
 }
 
 /// Opens a list, map or box in `arena`'s decode: an error if that nests
 /// them deeper than the decode's limit.
-#[inline(always)]
+#[inline]
 pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     let state = arena.decode_state();
     let depth = state.depth.get();
@@ -90,7 +94,7 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
         }
     }
     state.depth.set(depth + 1);
-    Ok(Level(state))
+    Ok(Level(arena))
 }
 
 /// Where the stack stands now: the address of a local of the caller (the

@@ -248,11 +248,15 @@ fn fields_visitor(
         // Spanned on the field's type, as the seed is (see `seed`).
         let span = syn::spanned::Spanned::span(&field.ty);
         let next =
-            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed)?);
+            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed));
+        // One match, not `?` and a match: a debug build keeps `?`'s
+        // temporaries (the value once more) in this frame, which a
+        // recursive type's every level holds across its fields' decode.
         read_seq.push(quote! {
             let #local = match #next {
-                ::core::option::Option::Some(value) => value,
-                ::core::option::Option::None => #missing,
+                ::core::result::Result::Ok(::core::option::Option::Some(value)) => value,
+                ::core::result::Result::Ok(::core::option::Option::None) => #missing,
+                ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
             };
         });
         position += 1;
@@ -493,7 +497,7 @@ fn enum_body(
         let path = quote!(#name::#ident);
         match shape {
             Shape::Unit => quote! {
-                #index => {
+                ::core::result::Result::Ok((__Tag(#index), __variant)) => {
                     __serde::de::VariantAccess::unit_variant(__variant)?;
                     ::core::result::Result::Ok(#path)
                 }
@@ -501,7 +505,7 @@ fn enum_body(
             Shape::Tuple(fields) if fields.len() == 1 && !fields[0].attrs.skip => {
                 let seed = seed(&fields[0], &quote!(self.arena));
                 quote! {
-                    #index => __serde::de::VariantAccess::newtype_variant_seed(__variant, #seed).map(#path)
+                    ::core::result::Result::Ok((__Tag(#index), __variant)) => __serde::de::VariantAccess::newtype_variant_seed(__variant, #seed).map(#path)
                 }
             }
             Shape::Tuple(fields) => {
@@ -510,7 +514,7 @@ fn enum_body(
                 visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
                 let len = fields.iter().filter(|f| !f.attrs.skip).count();
                 quote! {
-                    #index => __serde::de::VariantAccess::tuple_variant(
+                    ::core::result::Result::Ok((__Tag(#index), __variant)) => __serde::de::VariantAccess::tuple_variant(
                         __variant, #len, #visitor { arena: self.arena },
                     )
                 }
@@ -521,7 +525,7 @@ fn enum_body(
                 visitors.push(fields_visitor(&visitor, ty, &path, &expecting, shape, lifetime));
                 let keys = fields.iter().filter(|f| !f.attrs.skip).map(|f| &f.key);
                 quote! {
-                    #index => {
+                    ::core::result::Result::Ok((__Tag(#index), __variant)) => {
                         const __FIELDS: &[&str] = &[#(#keys),*];
                         __serde::de::VariantAccess::struct_variant(
                             __variant, __FIELDS, #visitor { arena: self.arena },
@@ -592,10 +596,14 @@ fn enum_body(
             where
                 __E: __serde::de::EnumAccess<'__de>,
             {
-                let (__Tag(__tag), __variant) = __serde::de::EnumAccess::variant_seed(__data, __TagSeed)?;
-                match __tag {
+                // One match on the tag and the variant, not `?` and a
+                // `let`: a debug build keeps those temporaries in this
+                // frame, which a recursive type's every level holds across
+                // its variant's decode.
+                match __serde::de::EnumAccess::variant_seed(__data, __TagSeed) {
                     #(#arms,)*
-                    _ => ::core::unreachable!(),
+                    ::core::result::Result::Ok(_) => ::core::unreachable!(),
+                    ::core::result::Result::Err(__error) => ::core::result::Result::Err(__error),
                 }
             }
         }
