@@ -312,7 +312,9 @@ pub struct InArena<'a, T> {
     /// The decode's limits, if this seed starts it (see
     /// [`InArena::max_depth`], [`InArena::max_stack`]).
     max_depth: u32,
-    max_stack: usize,
+    /// Bytes, at most 4 GiB: a `u32` keeps the seed (held in every level of
+    /// a recursive decode's stack) two words long.
+    max_stack: u32,
     value: PhantomData<fn() -> T>,
 }
 
@@ -330,7 +332,7 @@ impl<'a, T> InArena<'a, T> {
         InArena {
             arena,
             max_depth: DEFAULT_MAX_DEPTH,
-            max_stack: DEFAULT_MAX_STACK,
+            max_stack: DEFAULT_MAX_STACK as u32,
             value: PhantomData,
         }
     }
@@ -385,7 +387,8 @@ impl<'a, T> InArena<'a, T> {
     /// starts take `bytes` of stack inside each other (default
     /// [`DEFAULT_MAX_STACK`]): more is the format's error. Raise it with
     /// [`max_depth`](Self::max_depth) for a recursive message of large
-    /// levels, on a thread whose stack holds it. A seed inside a running
+    /// levels, on a thread whose stack holds it (`bytes` past 4 GiB read as
+    /// 4 GiB). A seed inside a running
     /// decode keeps that decode's limit.
     ///
     /// # Example
@@ -408,7 +411,7 @@ impl<'a, T> InArena<'a, T> {
     #[must_use]
     pub fn max_stack(self, bytes: usize) -> Self {
         InArena {
-            max_stack: bytes,
+            max_stack: u32::try_from(bytes).unwrap_or(u32::MAX),
             ..self
         }
     }
@@ -450,7 +453,7 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
     /// Starts a decode with this seed's limits, for as long as `T` takes.
     #[inline(never)]
     fn start<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        let _decode = limits::start(self.arena, self.max_depth, self.max_stack);
+        let _decode = limits::start(self.arena, self.max_depth, self.max_stack as usize);
         T::deserialize_in(self.arena, deserializer)
     }
 }

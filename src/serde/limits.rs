@@ -97,9 +97,11 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     Ok(Level(arena))
 }
 
-/// Where the stack stands now: the address of a local of the caller (the
-/// function this is inlined into), as a number, never used as a pointer.
-#[inline(always)]
+/// Where the stack stands now: the address of a local of this function's
+/// own frame, just below its caller's, as a number, never used as a
+/// pointer. Out of line, so that the caller (a level of a recursive
+/// decode) keeps no slot for the local: it gets the number in a register.
+#[inline(never)]
 fn stack_address() -> usize {
     let marker = 0u8;
     core::hint::black_box(core::ptr::addr_of!(marker)).addr()
