@@ -5,7 +5,7 @@
 //! the guide; its case of `no_heap` on a nested type is a trybuild case.)
 
 use serde::de::{DeserializeSeed, IntoDeserializer};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tickarena::serde::{DeserializeIn as _, InArena, arena_refused};
 use tickarena::{DeserializeIn, FrameArena, FrameBox, FrameVec};
 
