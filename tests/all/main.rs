@@ -39,7 +39,7 @@ mod frame_loop;
 mod hashbrown_model;
 mod panic_locations;
 mod review4;
-mod review6;
+
 mod rows;
 mod rows_out_of_arena;
 mod scopes;
@@ -56,6 +56,7 @@ mod serde_drops;
 mod serde_messages;
 mod serde_oracle;
 mod serde_refused;
+mod serde_review6;
 mod sizing_report;
 mod std_string;
 mod std_vec;
