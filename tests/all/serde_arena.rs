@@ -229,14 +229,7 @@ fn malformed_truncated_and_trailing_bytes_are_errors() {
 #[test]
 fn a_length_bomb_is_refused_before_anything_is_reserved() {
     // A postcard list that claims 2^40 elements, then ends.
-    let mut bomb = Vec::new();
-    let mut claim: u64 = 1 << 40;
-    while claim >= 0x80 {
-        bomb.push((claim as u8) | 0x80);
-        claim >>= 7;
-    }
-    bomb.push(claim as u8);
-    bomb.extend_from_slice(&[1, 2, 3]);
+    let bomb = postcard_length_bomb();
     // The arena's peak, not `used()` (back to 0 once the error dropped
     // the list): what the lie was given while it lasted.
     let peaks = [
@@ -288,4 +281,18 @@ fn a_decode_that_would_exhaust_the_arena_is_an_error() {
     // Still serving after the refusals.
     let fits: &str = from_postcard(&small, &postcard::to_allocvec(&"ok").unwrap()).unwrap();
     assert_eq!(fits, "ok");
+}
+
+/// A postcard length prefix claiming 2^40 elements (a varint), then three
+/// bytes: all a lying sender has to send.
+pub(crate) fn postcard_length_bomb() -> Vec<u8> {
+    let mut bomb = Vec::new();
+    let mut claim: u64 = 1 << 40;
+    while claim >= 0x80 {
+        bomb.push((claim as u8) | 0x80);
+        claim >>= 7;
+    }
+    bomb.push(claim as u8);
+    bomb.extend_from_slice(&[1, 2, 3]);
+    bomb
 }

@@ -156,14 +156,7 @@ fn a_postcard_length_bomb_takes_nothing_for_strings_and_at_most_cautious_bytes_f
     // postcard refuses a length longer than its input itself: the strings
     // and byte lists never reach the arena; the lists and maps get no more
     // than their bound before their elements run out.
-    let mut bomb = Vec::new();
-    let mut claim: u64 = 1 << 40;
-    while claim >= 0x80 {
-        bomb.push((claim as u8) | 0x80);
-        claim >>= 7;
-    }
-    bomb.push(claim as u8);
-    bomb.extend_from_slice(&[1, 2, 3]);
+    let bomb = crate::serde_arena::postcard_length_bomb();
     macro_rules! peak {
         ($ty:ty) => {{
             let arena = arena();
