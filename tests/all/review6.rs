@@ -4,8 +4,8 @@
 //! levels and of a heap type's own recursion are in `serde_depth.rs` and
 //! the guide; its case of `no_heap` on a nested type is a trybuild case.)
 
+use serde::Deserialize;
 use serde::de::{DeserializeSeed, IntoDeserializer};
-use serde::{Deserialize, Serialize};
 use tickarena::serde::{DeserializeIn as _, InArena, arena_refused};
 use tickarena::{DeserializeIn, FrameArena, FrameBox, FrameVec};
 
