@@ -312,8 +312,7 @@ pub struct InArena<'a, T> {
     /// The decode's limits, if this seed starts it (see
     /// [`InArena::max_depth`], [`InArena::max_stack`]).
     max_depth: u32,
-    /// Bytes, at most 4 GiB: a `u32` keeps the seed (held in every level of
-    /// a recursive decode's stack) two words long.
+    /// Bytes, at most 4 GiB: a `u32` keeps the seed two words long.
     max_stack: u32,
     value: PhantomData<fn() -> T>,
 }
@@ -444,7 +443,10 @@ impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
             // limits.
             T::deserialize_in(self.arena, deserializer)
         } else {
-            self.start(deserializer)
+            // The limits as arguments, not the seed: three fields are
+            // passed through a stack slot, which every level of a
+            // recursive decode's stack would keep.
+            Self::start(self.arena, self.max_depth, self.max_stack, deserializer)
         }
     }
 }
@@ -452,9 +454,14 @@ impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
 impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
     /// Starts a decode with this seed's limits, for as long as `T` takes.
     #[inline(never)]
-    fn start<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        let _decode = limits::start(self.arena, self.max_depth, self.max_stack as usize);
-        T::deserialize_in(self.arena, deserializer)
+    fn start<'de, D: Deserializer<'de>>(
+        arena: &'a FrameArena,
+        max_depth: u32,
+        max_stack: u32,
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        let _decode = limits::start(arena, max_depth, max_stack as usize);
+        T::deserialize_in(arena, deserializer)
     }
 }
 

@@ -251,21 +251,22 @@ fn a_level_takes_no_more_stack_than_serdes_derive() {
     for (what, arena, serde) in figures {
         println!("{what}: the arena's decode {arena} bytes a level, serde's derive {serde}");
     }
-    // Measured (x86-64): release builds, the command 128 bytes a level
-    // against serde's 192 to 208, JSON 288 to 304 against 320 to 336, a
-    // tree 208 against 160 to 176 (its 40-byte element and list against
-    // serde's 32 and 24, and a slot more for the list the field's decode
-    // returns); debug builds, the command 1072 against 1008, a tree 1344
-    // against 1392, JSON 1904 against 1712. Frames are 16-byte aligned
-    // and serde's own figure moves by 16 between builds of the same code:
-    // release builds keep the command and JSON within 16 bytes of serde's
-    // derive and a tree within 48; debug builds within 1.15× of it.
+    // Measured (x86-64, nightly-2026-10-29): release builds, the command
+    // 128 bytes a level against serde's 192, a tree 192 against 160 (its
+    // 40-byte element and 32-byte list against serde's 32 and 24, and the
+    // list field's `Result`, where the two ways its seed decodes, a decode
+    // started or running, meet), JSON 304 against 320; debug builds, the
+    // command 1040 against 1008, a tree 1344 against 1392, JSON 1872
+    // against 1712. Frames are 16-byte aligned and serde's own figure
+    // moves by 16 between builds of the same code: release builds keep
+    // the command and JSON within 16 bytes of serde's derive and a tree
+    // within 32; debug builds within 1.10x of it.
     let release = !cfg!(debug_assertions);
     for (what, arena, serde) in figures {
         let bound = match (release, what) {
-            (true, "tree, postcard") => serde + 48,
+            (true, "tree, postcard") => serde + 32,
             (true, _) => serde + 16,
-            (false, _) => serde * 23 / 20,
+            (false, _) => serde * 11 / 10,
         };
         assert!(
             arena <= bound,

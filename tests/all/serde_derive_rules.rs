@@ -276,3 +276,72 @@ fn the_derives_take_the_crate_path_the_caller_names() {
     fn is_frame_data<T: tickarena::CovariantFrameData>() {}
     is_frame_data::<ThroughAPath<'static>>();
 }
+
+/// A sequence's last field read is built into the value in its own match
+/// (the decode's stack figures): with a `default` and a skipped field
+/// after it, a short sequence, a full one and one too short for a field
+/// without `default` read as serde's derive reads them.
+#[derive(DeserializeIn, Debug, PartialEq)]
+struct Tail<'a>(u8, #[serde(default)] Option<&'a str>, #[serde(skip)] u32);
+
+#[derive(DeserializeIn, Debug, PartialEq)]
+struct Last<'a> {
+    id: u8,
+    name: &'a str,
+    #[serde(skip)]
+    seen: bool,
+}
+
+/// serde's own derive on the same names (its messages name the type).
+mod heap {
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    pub struct Tail(
+        pub u8,
+        #[serde(default)] pub Option<String>,
+        #[serde(skip)] pub u32,
+    );
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    pub struct Last {
+        pub id: u8,
+        pub name: String,
+        #[serde(skip)]
+        pub seen: bool,
+    }
+}
+
+#[test]
+fn the_last_field_of_a_sequence_reads_as_with_serdes_derive() {
+    let arena = FrameArena::new();
+    for json in [r#"[7, "x"]"#, "[7]", "[7, null]", "[]", r#"[7, "x", 1]"#] {
+        let got = from_json::<Tail<'_>>(&arena, json);
+        let heap = serde_json::from_str::<heap::Tail>(json);
+        match (&got, &heap) {
+            (Ok(Tail(a, b, c)), Ok(heap::Tail(x, y, z))) => {
+                assert_eq!(
+                    (*a, b.map(str::to_owned), *c),
+                    (*x, y.clone(), *z),
+                    "{json}"
+                );
+            }
+            (Err(got), Err(heap)) => assert_eq!(got.to_string(), heap.to_string(), "{json}"),
+            _ => panic!("{json}: {got:?} against serde's {heap:?}"),
+        }
+    }
+    for json in [r#"[7, "x"]"#, "[7]", "[]"] {
+        let got = from_json::<Last<'_>>(&arena, json);
+        let heap = serde_json::from_str::<heap::Last>(json);
+        match (&got, &heap) {
+            (Ok(Last { id, name, seen }), Ok(heap)) => {
+                assert_eq!(
+                    (*id, name.to_string(), *seen),
+                    (heap.id, heap.name.clone(), heap.seen)
+                );
+            }
+            (Err(got), Err(heap)) => assert_eq!(got.to_string(), heap.to_string(), "{json}"),
+            _ => panic!("{json}: {got:?} against serde's {heap:?}"),
+        }
+    }
+}

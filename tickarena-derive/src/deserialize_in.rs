@@ -229,6 +229,16 @@ fn fields_visitor(
     // Sequence form: the fields in order, skipped ones left out.
     let mut read_seq = Vec::new();
     let mut position = 0usize;
+    let last_read = fields.iter().rposition(|f| !f.attrs.skip);
+    let is_last = |field: &Field| last_read.is_some_and(|i| core::ptr::eq(field, &fields[i]));
+    // The skipped fields after the last one read, defaulted where it is.
+    let skipped_after: Vec<TokenStream> = match last_read {
+        Some(i) => locals[i + 1..]
+            .iter()
+            .map(|local| quote!(let #local = ::core::default::Default::default();))
+            .collect(),
+        None => Vec::new(),
+    };
     for (field, local) in fields.iter().zip(&locals) {
         if field.attrs.skip {
             read_seq.push(quote!(let #local = ::core::default::Default::default();));
@@ -252,6 +262,37 @@ fn fields_visitor(
         // One match, not `?` and a match: a debug build keeps `?`'s
         // temporaries (the value once more) in this frame, which a
         // recursive type's every level holds across its fields' decode.
+        if is_last(field) {
+            // The last field read goes from its `Result` into the value
+            // this returns, with no copy of it in between: a recursive
+            // type's list field would otherwise take two more slots in
+            // every level's frame.
+            let rest = &skipped_after[..];
+            let missing_arm = if field.attrs.default {
+                quote!({
+                    let #local = #missing;
+                    #(#rest)*
+                    ::core::result::Result::Ok(#build)
+                })
+            } else {
+                quote!(::core::result::Result::Err(
+                    __serde::de::Error::invalid_length(#position, &#expecting_len)
+                ))
+            };
+            // The body's last expression: the skipped fields after this
+            // one are defaulted in its arms.
+            read_seq.push(quote! {
+                match #next {
+                    ::core::result::Result::Ok(::core::option::Option::Some(#local)) => {
+                        #(#rest)*
+                        ::core::result::Result::Ok(#build)
+                    }
+                    ::core::result::Result::Ok(::core::option::Option::None) => #missing_arm,
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            });
+            break;
+        }
         read_seq.push(quote! {
             let #local = match #next {
                 ::core::result::Result::Ok(::core::option::Option::Some(value)) => value,
@@ -261,6 +302,12 @@ fn fields_visitor(
         });
         position += 1;
     }
+    // Built in the last field's match, if a field is read.
+    let tail = if last_read.is_some() {
+        quote!()
+    } else {
+        quote!(::core::result::Result::Ok(#build))
+    };
     let visit_map = match shape {
         Shape::Named(fields) => map_form(fields, &locals, &build, &arena),
         _ => quote!(),
@@ -283,7 +330,7 @@ fn fields_visitor(
                 __S: __serde::de::SeqAccess<'__de>,
             {
                 #(#read_seq)*
-                ::core::result::Result::Ok(#build)
+                #tail
             }
 
             #visit_map
