@@ -917,17 +917,11 @@ fn summarize<'r>(tag: Tag, records: impl Iterator<Item = &'r FrameRecord>) -> Ta
         }
         refused += record.refusals.count_of(tag);
     }
-    bytes.sort_unstable();
-    let [p50, p99, max] = percentiles(&bytes);
     TagSummary {
-        tag,
-        p50,
-        p99,
-        max,
         budget,
         frames_over_budget,
         refused,
-        workers: false,
+        ..TagSummary::of(tag, bytes, false)
     }
 }
 
@@ -960,17 +954,30 @@ fn summarize_whole_frame<'r>(
         frames_over_budget += usize::from(frame_budget.is_some_and(|budget| figure > budget));
         refused += record.refusals.count();
     }
-    bytes.sort_unstable();
-    let [p50, p99, max] = percentiles(&bytes);
     TagSummary {
-        tag: Tag::WHOLE_FRAME,
-        p50,
-        p99,
-        max,
         budget,
         frames_over_budget,
         refused,
-        workers,
+        ..TagSummary::of(Tag::WHOLE_FRAME, bytes, workers)
+    }
+}
+
+impl TagSummary {
+    /// A row of `tag`'s figures over the frames (`bytes`, one a frame, in
+    /// any order): its percentiles, with no budget, breach or refusal yet.
+    fn of(tag: Tag, mut bytes: Vec<usize>, workers: bool) -> TagSummary {
+        bytes.sort_unstable();
+        let [p50, p99, max] = percentiles(&bytes);
+        TagSummary {
+            tag,
+            p50,
+            p99,
+            max,
+            budget: None,
+            frames_over_budget: 0,
+            refused: 0,
+            workers,
+        }
     }
 }
 
