@@ -197,9 +197,11 @@ impl<'a, T> FrameRows<'a, T> {
     {
         let rows = rows.into_iter();
         let (hint, _) = rows.size_hint();
-        // No `hint + 1` past what a FrameRows can hold: it would overflow
-        // for `usize::MAX`, and no arena serves the rest.
-        let offsets = if hint < u32::MAX as usize {
+        // No `hint + 1` past what a FrameRows can hold or an address space
+        // can: it would overflow for `usize::MAX`, and no arena serves the
+        // rest (on 32 bits a `u32::MAX - 1` hint is already past `isize`).
+        let most = (u32::MAX as usize).min(isize::MAX as usize / size_of::<u32>());
+        let offsets = if hint < most {
             hint + 1
         } else {
             1
