@@ -47,7 +47,7 @@ use tags::Ledger;
 pub use budget::{Breach, BudgetPolicy};
 pub use builder::FrameArenaBuilder;
 #[cfg(feature = "serde")]
-pub(crate) use decode::DecodeState;
+pub(crate) use decode::{DecodeState, stack_address};
 pub use error::ArenaError;
 #[cfg(feature = "std")]
 pub(crate) use placed::Placed;

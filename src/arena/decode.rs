@@ -51,3 +51,60 @@ impl FrameArena {
         &self.decode
     }
 }
+
+/// Where the stack stands now, as a number (never used as a pointer): the
+/// stack pointer itself where it can be read, so that a sanitizer that
+/// moves locals off the stack (AddressSanitizer's fake stack for
+/// use-after-return, on by default on Linux) cannot hide the stack a
+/// decode takes. Inlined there: the caller's own stack pointer, in a
+/// register.
+#[cfg(all(
+    not(miri),
+    any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv32",
+        target_arch = "riscv64"
+    )
+))]
+#[inline(always)]
+pub(crate) fn stack_address() -> usize {
+    let sp: usize;
+    // SAFETY: copies the stack pointer register into `sp`; reads and writes
+    // no memory, leaves the stack and the flags as they were.
+    unsafe {
+        #[cfg(target_arch = "x86_64")]
+        core::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags));
+        #[cfg(target_arch = "x86")]
+        core::arch::asm!("mov {}, esp", out(reg) sp, options(nomem, nostack, preserves_flags));
+        #[cfg(any(target_arch = "aarch64", target_arch = "arm"))]
+        core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags));
+        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+        core::arch::asm!("mv {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags));
+    }
+    sp
+}
+
+/// Where the stack stands now, where no instruction reads the stack
+/// pointer (wasm32, Miri): the address of a local of this function's own
+/// frame, just below its caller's. Out of line, so that the caller (a
+/// level of a recursive decode) keeps no slot for the local: it gets the
+/// number in a register.
+#[cfg(not(all(
+    not(miri),
+    any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "arm",
+        target_arch = "riscv32",
+        target_arch = "riscv64"
+    )
+)))]
+#[inline(never)]
+pub(crate) fn stack_address() -> usize {
+    let marker = 0u8;
+    core::hint::black_box(core::ptr::addr_of!(marker)).addr()
+}

@@ -80,7 +80,7 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     // stack grows down on every target tickarena is tested on (x86-64,
     // i686, aarch64, wasm32's shadow stack); on one where it grows up, the
     // distance reads 0 and the level count alone holds.
-    let here = stack_address();
+    let here = crate::arena::stack_address();
     if depth == 0 {
         state.stack_base.set(here);
     } else {
@@ -95,16 +95,6 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     }
     state.depth.set(depth + 1);
     Ok(Level(arena))
-}
-
-/// Where the stack stands now: the address of a local of this function's
-/// own frame, just below its caller's, as a number, never used as a
-/// pointer. Out of line, so that the caller (a level of a recursive
-/// decode) keeps no slot for the local: it gets the number in a register.
-#[inline(never)]
-fn stack_address() -> usize {
-    let marker = 0u8;
-    core::hint::black_box(core::ptr::addr_of!(marker)).addr()
 }
 
 #[cold]
