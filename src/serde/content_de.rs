@@ -271,8 +271,7 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         // serde's owned deserializer: an internally tagged newtype variant
         // of a unit struct is its tag alone.
         match self.content {
-            Content::Map(v) if v.is_empty() => visitor.visit_unit(),
-            Content::Seq(v) if v.is_empty() => visitor.visit_unit(),
+            Content::Map([]) | Content::Seq([]) => visitor.visit_unit(),
             _ => self.deserialize_any(visitor),
         }
     }

@@ -211,11 +211,13 @@ impl<'de, E: de::Error> MapAccess<'de> for FlatMapAccess<'_, '_, E> {
     type Error = E;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
-        for (key, value) in self.iter.by_ref().flatten() {
-            self.pending = Some(*value);
-            return seed.deserialize(ContentDeserializer::new(key)).map(Some);
+        match self.iter.by_ref().flatten().next() {
+            Some((key, value)) => {
+                self.pending = Some(*value);
+                seed.deserialize(ContentDeserializer::new(key)).map(Some)
+            }
+            None => Ok(None),
         }
-        Ok(None)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
