@@ -201,11 +201,7 @@ impl<'a, T> FrameRows<'a, T> {
         // can: it would overflow for `usize::MAX`, and no arena serves the
         // rest (on 32 bits a `u32::MAX - 1` hint is already past `isize`).
         let most = (u32::MAX as usize).min(isize::MAX as usize / size_of::<u32>());
-        let offsets = if hint < most {
-            hint + 1
-        } else {
-            1
-        };
+        let offsets = if hint < most { hint + 1 } else { 1 };
         let mut starts = Vec::new_in(arena);
         reserve(&mut starts, offsets);
         starts.push(0u32);

@@ -8,7 +8,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::{Data, DeriveInput, Error, Fields, GenericParam, Ident, Lifetime};
 
 use crate::model::{
-    Errors, FieldAttrs, crate_path, frame_lifetime, mentions, serde_attrs, serde_name,
+    ContainerAttrs, DefaultAttr, Errors, FieldAttrs, RenameRule, VariantAttrs, container_attrs,
+    crate_path, field_attrs, frame_lifetime, mentions, serde_name, variant_attrs,
 };
 
 /// One field, read and checked.
@@ -35,10 +36,12 @@ fn read_fields(
     fields: &Fields,
     lifetime: Option<&Lifetime>,
     this: &TokenStream,
+    rule: RenameRule,
     errors: &mut Errors,
 ) -> Shape {
     let read = |index: usize, field: &syn::Field, errors: &mut Errors| {
-        let attrs = serde_attrs(&field.attrs, "field", errors);
+        let attrs = field_attrs(&field.attrs, errors);
+        refuse_field(&attrs, errors);
         let member = match &field.ident {
             Some(ident) => syn::Member::Named(ident.clone()),
             None => syn::Member::Unnamed(index.into()),
@@ -52,7 +55,10 @@ fn read_fields(
         let ty = without_self(&field.ty, this);
         Field {
             member,
-            key: attrs.rename.clone().unwrap_or(name),
+            key: attrs
+                .rename
+                .clone()
+                .unwrap_or_else(|| rule.apply_to_field(&name)),
             in_arena: lifetime.is_some_and(|l| mentions(&ty, l)),
             ty,
             attrs,
@@ -91,9 +97,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             ));
         }
     }
-    // `#[serde(rename = "..")]` on the type: its name in the formats that
-    // write it; nothing else is followed.
-    let container = serde_attrs(&input.attrs, "type", &mut errors);
+    let container = container_attrs(input, &mut errors);
+    refuse_container(&container, &mut errors);
     let krate = crate_path(input, &mut errors);
     let no_heap = crate::no_heap::requested(&input.attrs, &mut errors);
     let name = &input.ident;
@@ -130,14 +135,20 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     };
     // The name the format is told (`deserialize_struct("Name", ..)`): the
     // `rename`, else the name without `r#`.
-    let type_name = container.rename.unwrap_or_else(|| serde_name(name));
+    let type_name = container.rename.clone().unwrap_or_else(|| serde_name(name));
     let ty = match &lifetime {
         Some(lifetime) => quote!(#name<#lifetime>),
         None => quote!(#name),
     };
     let body = match &input.data {
         Data::Struct(data) => {
-            let shape = read_fields(&data.fields, lifetime.as_ref(), &ty, &mut errors);
+            let shape = read_fields(
+                &data.fields,
+                lifetime.as_ref(),
+                &ty,
+                container.rename_all,
+                &mut errors,
+            );
             check_fields(&shape, None);
             errors.finish()?;
             struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
@@ -145,10 +156,16 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         Data::Enum(data) => {
             let mut variants = Vec::new();
             for variant in &data.variants {
-                let attrs = serde_attrs(&variant.attrs, "variant", &mut errors);
-                let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, &mut errors);
+                let attrs = variant_attrs(&variant.attrs, &mut errors);
+                refuse_variant(&attrs, &mut errors);
+                let rule = attrs.rename_all.or(container.rename_all_fields);
+                let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, rule, &mut errors);
                 check_fields(&shape, Some(&variant.ident));
-                let key = attrs.rename.unwrap_or_else(|| serde_name(&variant.ident));
+                let key = attrs.rename.clone().unwrap_or_else(|| {
+                    container
+                        .rename_all
+                        .apply_to_variant(&serde_name(&variant.ident))
+                });
                 variants.push((variant.ident.clone(), key, shape));
             }
             errors.finish()?;
@@ -201,6 +218,19 @@ fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
     }
 }
 
+/// A missing field's value: its `default`'s (`Default::default()`, or the
+/// function of `default = "path"`). Under the field's type: a type without
+/// `Default` (an arena box) is rustc's error there, not at the derive.
+fn default_value(field: &Field) -> TokenStream {
+    let span = syn::spanned::Spanned::span(&field.ty);
+    match &field.attrs.default {
+        DefaultAttr::Path(path) => quote_spanned!(span=> #path()),
+        DefaultAttr::Default | DefaultAttr::None => {
+            quote_spanned!(span=> ::core::default::Default::default())
+        }
+    }
+}
+
 /// A visitor type `visitor` building `path` from `shape`, with its
 /// `visit_seq` (and `visit_map` for named fields).
 fn fields_visitor(
@@ -245,11 +275,8 @@ fn fields_visitor(
             continue;
         }
         let seed = seed(field, &arena);
-        let missing = if field.attrs.default {
-            // Under the field's type: a type without `Default` (an arena
-            // box) is rustc's error there, not at the derive.
-            let span = syn::spanned::Spanned::span(&field.ty);
-            quote_spanned!(span=> ::core::default::Default::default())
+        let missing = if !field.attrs.default.is_none() {
+            default_value(field)
         } else {
             quote!(return ::core::result::Result::Err(
                 __serde::de::Error::invalid_length(#position, &#expecting_len)
@@ -268,7 +295,7 @@ fn fields_visitor(
             // type's list field would otherwise take two more slots in
             // every level's frame.
             let rest = &skipped_after[..];
-            let missing_arm = if field.attrs.default {
+            let missing_arm = if !field.attrs.default.is_none() {
                 quote!({
                     let #local = #missing;
                     #(#rest)*
@@ -369,12 +396,12 @@ fn map_form(
         let key = &field.key;
         if field.attrs.skip {
             quote!(let #local = ::core::default::Default::default();)
-        } else if field.attrs.default {
-            let span = syn::spanned::Spanned::span(&field.ty);
-            quote_spanned! {span=>
+        } else if !field.attrs.default.is_none() {
+            let default = default_value(field);
+            quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => ::core::default::Default::default(),
+                    ::core::option::Option::None => #default,
                 };
             }
         } else {
@@ -690,4 +717,79 @@ fn without_self(ty: &syn::Type, this: &TokenStream) -> syn::Type {
     }
     let tokens = walk(quote!(#ty), this);
     syn::parse2(tokens).unwrap_or_else(|_| ty.clone())
+}
+
+/// What an attribute the model reads but this derive does not follow yet
+/// says: why, and what to write instead.
+fn not_yet(span: Span, attribute: &str) -> Error {
+    Error::new(
+        span,
+        format!(
+            "#[derive(DeserializeIn)] does not follow `#[serde({attribute})]` yet: derive serde's \
+             `Deserialize` on a type without arena data, or write the type without it"
+        ),
+    )
+}
+
+/// The type's attributes this derive refuses.
+fn refuse_container(attrs: &ContainerAttrs, errors: &mut Errors) {
+    if let Some(tag) = &attrs.tag {
+        errors.push(not_yet(tag.span(), "tag = \"..\""));
+    }
+    if let Some(content) = &attrs.content {
+        errors.push(not_yet(content.span(), "content = \"..\""));
+    }
+    if let Some(span) = attrs.untagged {
+        errors.push(not_yet(span, "untagged"));
+    }
+    let pending = [
+        (attrs.deny_unknown_fields, "deny_unknown_fields"),
+        (attrs.transparent, "transparent"),
+        (attrs.remote, "remote"),
+        (attrs.identifier, "field_identifier"),
+    ];
+    for (span, attribute) in pending {
+        if let Some(span) = span {
+            errors.push(not_yet(span, attribute));
+        }
+    }
+    let _ = (
+        &attrs.default,
+        &attrs.bound,
+        &attrs.from,
+        &attrs.try_from,
+        &attrs.expecting,
+    );
+}
+
+/// A field's attributes this derive refuses.
+fn refuse_field(attrs: &FieldAttrs, errors: &mut Errors) {
+    if let Some(span) = attrs.flatten {
+        errors.push(not_yet(span, "flatten"));
+    }
+    if let Some(path) = &attrs.deserialize_with {
+        errors.push(not_yet(
+            syn::spanned::Spanned::span(path),
+            "deserialize_with",
+        ));
+    }
+}
+
+/// A variant's attributes this derive refuses.
+fn refuse_variant(attrs: &VariantAttrs, errors: &mut Errors) {
+    if let Some(span) = attrs.untagged {
+        errors.push(not_yet(span, "untagged"));
+    }
+    if let Some(span) = attrs.other {
+        errors.push(not_yet(span, "other"));
+    }
+    if let Some(path) = &attrs.deserialize_with {
+        errors.push(not_yet(
+            syn::spanned::Spanned::span(path),
+            "deserialize_with",
+        ));
+    }
+    if attrs.skip {
+        errors.push(not_yet(Span::call_site(), "skip_deserializing"));
+    }
 }
