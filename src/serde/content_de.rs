@@ -103,7 +103,11 @@ impl<'c, E: de::Error> ContentDeserializer<'c, E> {
         }
     }
 
-    fn seq<'de, V: Visitor<'de>>(self, items: &'c [Content<'c>], visitor: V) -> Result<V::Value, E> {
+    fn seq<'de, V: Visitor<'de>>(
+        self,
+        items: &'c [Content<'c>],
+        visitor: V,
+    ) -> Result<V::Value, E> {
         let mut access = SeqRef {
             iter: items.iter(),
             count: 0,
@@ -483,7 +487,11 @@ impl<'de, E: de::Error> MapAccess<'de> for MapRef<'_, E> {
         }
     }
 
-    fn next_entry_seed<K, V>(&mut self, kseed: K, vseed: V) -> Result<Option<(K::Value, V::Value)>, E>
+    fn next_entry_seed<K, V>(
+        &mut self,
+        kseed: K,
+        vseed: V,
+    ) -> Result<Option<(K::Value, V::Value)>, E>
     where
         K: DeserializeSeed<'de>,
         V: DeserializeSeed<'de>,
@@ -602,7 +610,8 @@ impl<'de, 'c, E: de::Error> de::EnumAccess<'de> for EnumRef<'c, E> {
         seed: V,
     ) -> Result<(V::Value, VariantRef<'c, E>), E> {
         let value = VariantRef(self.value);
-        seed.deserialize(self.variant).map(|variant| (variant, value))
+        seed.deserialize(self.variant)
+            .map(|variant| (variant, value))
     }
 }
 
@@ -622,10 +631,7 @@ impl<'de, E: de::Error> de::VariantAccess<'de> for VariantRef<'_, E> {
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, E> {
         match self.0 {
             Some(value) => seed.deserialize(value),
-            None => Err(E::invalid_type(
-                Unexpected::UnitVariant,
-                &"newtype variant",
-            )),
+            None => Err(E::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
         }
     }
 

@@ -13,20 +13,22 @@ use crate::model::{
 };
 
 /// One field, read and checked.
-struct Field {
+#[derive(Clone)]
+pub(crate) struct Field {
     /// The name in the constructor (`name`), or the index of a tuple field.
-    member: syn::Member,
-    ty: syn::Type,
+    pub(crate) member: syn::Member,
+    pub(crate) ty: syn::Type,
     /// The key in a map.
-    key: String,
-    attrs: FieldAttrs,
+    pub(crate) key: String,
+    pub(crate) attrs: FieldAttrs,
     /// Whether the type mentions the arena's lifetime: read through
     /// `InArena`, else through the type's own `Deserialize`.
-    in_arena: bool,
+    pub(crate) in_arena: bool,
 }
 
 /// The fields of a struct or a variant.
-enum Shape {
+#[derive(Clone)]
+pub(crate) enum Shape {
     Named(Vec<Field>),
     Tuple(Vec<Field>),
     Unit,
@@ -151,7 +153,11 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             );
             check_fields(&shape, None);
             errors.finish()?;
-            struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
+            if crate::flatten::has_flatten(&shape) {
+                crate::flatten::struct_body(&ty, name, &shape, &container, &arena_lifetime)?
+            } else {
+                struct_body(&ty, &quote!(#name), &type_name, &shape, &arena_lifetime)
+            }
         }
         Data::Enum(data) => {
             let mut variants = Vec::new();
@@ -169,7 +175,20 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 variants.push((variant.ident.clone(), key, shape));
             }
             errors.finish()?;
-            enum_body(&ty, name, &type_name, &variants, &arena_lifetime)
+            // Tagged or untagged (`tag`, `tag` + `content`, `untagged`):
+            // `tagged.rs`; else externally tagged.
+            match crate::tagged::enum_body(
+                &ty,
+                name,
+                &type_name,
+                data,
+                &variants,
+                &container,
+                &arena_lifetime,
+            )? {
+                Some(body) => body,
+                None => enum_body(&ty, name, &type_name, &variants, &arena_lifetime),
+            }
         }
         Data::Union(data) => {
             errors.push(Error::new_spanned(
@@ -208,7 +227,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 /// The seed that reads `field`: `InArena` for arena data, the type's own
 /// `Deserialize` otherwise. Spanned on the field's type, so that rustc
 /// names a type that is neither there, not at the derive.
-fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
+pub(crate) fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
     let ty = &field.ty;
     let span = syn::spanned::Spanned::span(ty);
     if field.in_arena {
@@ -221,7 +240,7 @@ fn seed(field: &Field, arena: &TokenStream) -> TokenStream {
 /// A missing field's value: its `default`'s (`Default::default()`, or the
 /// function of `default = "path"`). Under the field's type: a type without
 /// `Default` (an arena box) is rustc's error there, not at the derive.
-fn default_value(field: &Field) -> TokenStream {
+pub(crate) fn default_value(field: &Field) -> TokenStream {
     let span = syn::spanned::Spanned::span(&field.ty);
     match &field.attrs.default {
         DefaultAttr::Path(path) => quote_spanned!(span=> #path()),
@@ -232,7 +251,8 @@ fn default_value(field: &Field) -> TokenStream {
 }
 
 /// A visitor type `visitor` building `path` from `shape`, with its
-/// `visit_seq` (and `visit_map` for named fields).
+/// `visit_seq` (unless `with_seq` is false: serde's untagged struct
+/// variants read a map only) and `visit_map` for named fields.
 fn fields_visitor(
     visitor: &Ident,
     ty: &TokenStream,
@@ -240,6 +260,19 @@ fn fields_visitor(
     expecting: &str,
     shape: &Shape,
     lifetime: &Lifetime,
+) -> TokenStream {
+    fields_visitor_with(visitor, ty, path, expecting, shape, lifetime, true)
+}
+
+/// [`fields_visitor`], with its `visit_seq` only if `with_seq`.
+pub(crate) fn fields_visitor_with(
+    visitor: &Ident,
+    ty: &TokenStream,
+    path: &TokenStream,
+    expecting: &str,
+    shape: &Shape,
+    lifetime: &Lifetime,
+    with_seq: bool,
 ) -> TokenStream {
     let arena = quote!(self.arena);
     let fields: &[Field] = match shape {
@@ -339,6 +372,18 @@ fn fields_visitor(
         Shape::Named(fields) => map_form(fields, &locals, &build, &arena),
         _ => quote!(),
     };
+    let visit_seq = with_seq.then(|| {
+        quote! {
+            #[inline]
+            fn visit_seq<__S>(self, mut __seq: __S) -> ::core::result::Result<#ty, __S::Error>
+            where
+                __S: __serde::de::SeqAccess<'__de>,
+            {
+                #(#read_seq)*
+                #tail
+            }
+        }
+    });
     quote! {
         #[allow(dead_code)] // a type with no arena data does not read it
         struct #visitor<#lifetime> {
@@ -351,14 +396,7 @@ fn fields_visitor(
                 formatter.write_str(#expecting)
             }
 
-            #[inline]
-            fn visit_seq<__S>(self, mut __seq: __S) -> ::core::result::Result<#ty, __S::Error>
-            where
-                __S: __serde::de::SeqAccess<'__de>,
-            {
-                #(#read_seq)*
-                #tail
-            }
+            #visit_seq
 
             #visit_map
         }
@@ -555,7 +593,7 @@ fn struct_body(
 
 /// The body of `deserialize_in` for an enum, externally tagged: the tag
 /// (the variant's index, or its name), then the variant's fields.
-fn enum_body(
+pub(crate) fn enum_body(
     ty: &TokenStream,
     name: &Ident,
     type_name: &str,
@@ -733,15 +771,7 @@ fn not_yet(span: Span, attribute: &str) -> Error {
 
 /// The type's attributes this derive refuses.
 fn refuse_container(attrs: &ContainerAttrs, errors: &mut Errors) {
-    if let Some(tag) = &attrs.tag {
-        errors.push(not_yet(tag.span(), "tag = \"..\""));
-    }
-    if let Some(content) = &attrs.content {
-        errors.push(not_yet(content.span(), "content = \"..\""));
-    }
-    if let Some(span) = attrs.untagged {
-        errors.push(not_yet(span, "untagged"));
-    }
+    // `tag`, `content`, `untagged`: followed (and checked) in `tagged.rs`.
     let pending = [
         (attrs.deny_unknown_fields, "deny_unknown_fields"),
         (attrs.transparent, "transparent"),
@@ -764,9 +794,7 @@ fn refuse_container(attrs: &ContainerAttrs, errors: &mut Errors) {
 
 /// A field's attributes this derive refuses.
 fn refuse_field(attrs: &FieldAttrs, errors: &mut Errors) {
-    if let Some(span) = attrs.flatten {
-        errors.push(not_yet(span, "flatten"));
-    }
+    // `flatten`: followed (and checked) in `flatten.rs`.
     if let Some(path) = &attrs.deserialize_with {
         errors.push(not_yet(
             syn::spanned::Spanned::span(path),
@@ -777,9 +805,7 @@ fn refuse_field(attrs: &FieldAttrs, errors: &mut Errors) {
 
 /// A variant's attributes this derive refuses.
 fn refuse_variant(attrs: &VariantAttrs, errors: &mut Errors) {
-    if let Some(span) = attrs.untagged {
-        errors.push(not_yet(span, "untagged"));
-    }
+    // `untagged`: followed (and checked) in `tagged.rs`.
     if let Some(span) = attrs.other {
         errors.push(not_yet(span, "other"));
     }
