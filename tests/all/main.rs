@@ -58,6 +58,7 @@ mod serde_oracle;
 mod serde_refused;
 mod serde_review6;
 mod serde_tagged;
+mod serde_untagged;
 mod sizing_report;
 mod std_string;
 mod std_vec;

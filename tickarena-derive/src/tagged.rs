@@ -492,7 +492,8 @@ fn adjacent_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str, content: &str
     // The content key missing: a unit variant is fine, a newtype reads
     // "nothing here" (an `Option` is `None`), the others are an error.
     let mut missing_arms = Vec::new();
-    let mut missing_fallthrough = quote!();
+    // `__Tag` holds any index: the arms cover those of the variants read.
+    let mut missing_fallthrough = quote!(_ => ::core::unreachable!(),);
     let missing_content = quote!(::core::result::Result::Err(
         <__A::Error as __serde::de::Error>::missing_field(#content)
     ));
