@@ -44,6 +44,7 @@
 //! ```
 
 mod heap_free;
+mod identifier;
 mod impls;
 mod limits;
 mod missing;
@@ -471,6 +472,7 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 #[doc(hidden)]
 pub mod __private {
     pub use super::heap_free::{Recursion, heap_free};
+    pub use super::identifier::{unknown_field_bytes, unknown_variant_bytes};
     pub use super::missing::MissingField;
     pub use ::serde;
 }

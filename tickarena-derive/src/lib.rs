@@ -15,6 +15,7 @@
 
 mod deserialize_in;
 mod frame_data;
+mod identifier;
 mod model;
 mod no_heap;
 mod rollback_state;
