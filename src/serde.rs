@@ -47,6 +47,7 @@ mod content;
 mod content_de;
 mod flatten;
 mod heap_free;
+mod identifier;
 mod impls;
 mod limits;
 mod missing;
@@ -478,6 +479,7 @@ pub mod __private {
     pub use super::content_de::ContentDeserializer;
     pub use super::flatten::{Collected, FlatMapDeserializer};
     pub use super::heap_free::{Recursion, heap_free};
+    pub use super::identifier::{unknown_field_bytes, unknown_variant_bytes};
     pub use super::missing::MissingField;
     pub use super::tagged::{
         AdjacentTagSeed, InternallyTaggedUnitVisitor, TagContentOther, TagContentOtherSeed,

@@ -9,8 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::{Error, Ident, Lifetime};
 
-use crate::deserialize_in::{Field, Shape, default_value, seed};
-use crate::model::ContainerAttrs;
+use crate::deserialize_in::{Field, Rules, Shape, defaulted, let_default, seed, skipped_value};
 
 /// Whether `shape` has a flattened field that is read (serde's
 /// `has_flatten`).
@@ -28,9 +27,9 @@ pub(crate) fn struct_body(
     ty: &TokenStream,
     name: &Ident,
     shape: &Shape,
-    container: &ContainerAttrs,
-    lifetime: &Lifetime,
+    rules: &Rules<'_>,
 ) -> syn::Result<TokenStream> {
+    let lifetime: &Lifetime = rules.lifetime;
     let fields = match shape {
         Shape::Named(fields) => fields,
         Shape::Tuple(fields) => {
@@ -59,7 +58,7 @@ pub(crate) fn struct_body(
     // Each key (and alias) of the struct's own fields, with its field.
     let (mut keys, mut key_fields) = (Vec::new(), Vec::new());
     for (index, field) in &own {
-        for key in core::iter::once(&field.key).chain(&field.attrs.aliases) {
+        for key in &field.names {
             keys.push(key.clone());
             key_fields.push(*index);
         }
@@ -73,17 +72,18 @@ pub(crate) fn struct_body(
     let indices: Vec<usize> = own.iter().map(|(i, _)| *i).collect();
     let own_keys: Vec<&str> = own.iter().map(|(_, f)| f.key.as_str()).collect();
     let reads = own.iter().map(|(_, f)| {
-        let seed = seed(f, &arena);
+        let seed = seed(f, &arena, rules);
         let span = syn::spanned::Spanned::span(&f.ty);
         quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
     });
     let finish = fields.iter().zip(&locals).map(|(field, local)| {
         let key = &field.key;
         if field.attrs.skip {
-            quote!(let #local = ::core::default::Default::default();)
+            let value = skipped_value(field, rules);
+            quote!(let #local = #value;)
         } else if field.attrs.flatten.is_some() {
             // Read from what the struct's own fields left, in order.
-            let seed = seed(field, &arena);
+            let seed = seed(field, &arena, rules);
             let span = syn::spanned::Spanned::span(&field.ty);
             quote_spanned! {span=>
                 let #local = __serde::de::DeserializeSeed::deserialize(
@@ -91,16 +91,26 @@ pub(crate) fn struct_body(
                     __collect.deserializer::<__M::Error>(),
                 )?;
             }
-        } else if !field.attrs.default.is_none() {
-            let default = default_value(field);
+        } else if let Some(default) = defaulted(field, rules) {
             quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,
                     ::core::option::Option::None => #default,
                 };
             }
+        } else if field.attrs.deserialize_with.is_some() {
+            // serde's derive: a field read by a function of its own is
+            // missing, whatever its type.
+            quote! {
+                let #local = match #local {
+                    ::core::option::Option::Some(value) => value,
+                    ::core::option::Option::None => return ::core::result::Result::Err(
+                        __serde::de::Error::missing_field(#key),
+                    ),
+                };
+            }
         } else {
-            let seed = seed(field, &arena);
+            let seed = seed(field, &arena, rules);
             let span = syn::spanned::Spanned::span(&field.ty);
             let read = quote_spanned! {span=>
                 __serde::de::DeserializeSeed::deserialize(
@@ -123,15 +133,15 @@ pub(crate) fn struct_body(
         .partition(|(_, field)| field.attrs.flatten.is_some() && !field.attrs.skip);
     let finish_own = finish_own.into_iter().map(|(tokens, _)| tokens);
     let finish_flat = finish_flat.into_iter().map(|(tokens, _)| tokens);
-    let deny_unknown = container
+    let deny_unknown = rules
         .deny_unknown_fields
-        .map(|_| quote!(__collect.deny_unknown::<__M::Error>()?;));
+        .then(|| quote!(__collect.deny_unknown::<__M::Error>()?;));
+    let default = let_default(ty, rules);
     let members = fields.iter().map(|f| &f.member);
     let build = quote!(#name { #(#members: #locals),* });
-    let expecting = container
+    let expecting = rules
         .expecting
-        .clone()
-        .unwrap_or_else(|| format!("struct {name}"));
+        .map_or_else(|| format!("struct {name}"), str::to_owned);
     Ok(quote! {
         #[allow(dead_code)] // a type with no arena data does not read it
         struct __Visitor<#lifetime> {
@@ -233,6 +243,7 @@ pub(crate) fn struct_body(
                         __Key::Field(_) => ::core::unreachable!(),
                     }
                 }
+                #default
                 #(#finish_own)*
                 #(#finish_flat)*
                 #deny_unknown

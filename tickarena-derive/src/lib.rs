@@ -16,6 +16,7 @@
 mod deserialize_in;
 mod flatten;
 mod frame_data;
+mod identifier;
 mod model;
 mod no_heap;
 mod rollback_state;

@@ -236,7 +236,7 @@ pub struct ContainerAttrs {
 
 /// `#[serde(..)]` on a field, as serde's derive reads it for
 /// deserializing.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct FieldAttrs {
     /// `rename = ".."` or `rename(deserialize = "..")`: the key in a map.
     pub rename: Option<String>,

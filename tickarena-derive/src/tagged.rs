@@ -10,17 +10,20 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{DataEnum, Error, Ident, Lifetime};
 
-use crate::deserialize_in::{Shape, enum_body as external_body, fields_visitor_with, seed};
-use crate::model::{ContainerAttrs, Errors, VariantAttrs, variant_attrs};
+use crate::deserialize_in::{
+    Rules, Shape, Variant as Read, enum_body as external_body, fields_visitor_with, seed,
+    skipped_value, unwrap_variant, with_seed,
+};
+use crate::identifier::variant_tag_seed;
+use crate::model::{ContainerAttrs, Errors, VariantAttrs};
 
-/// A variant: its name, its tag (the key or string that names it), its
-/// fields, and its attributes.
+/// A variant, as `deserialize_in.rs` read it, and its index in the enum.
 struct Variant<'v> {
     index: usize,
     ident: &'v Ident,
-    key: &'v str,
+    names: &'v [String],
     shape: &'v Shape,
-    attrs: VariantAttrs,
+    attrs: &'v VariantAttrs,
 }
 
 /// How the tagged variants are told apart.
@@ -40,23 +43,20 @@ pub(crate) fn enum_body(
     name: &Ident,
     type_name: &str,
     data: &DataEnum,
-    variants: &[(Ident, String, Shape)],
+    read: &[Read],
     container: &ContainerAttrs,
-    lifetime: &Lifetime,
+    rules: &Rules<'_>,
 ) -> syn::Result<Option<TokenStream>> {
     let mut errors = Errors::default();
-    let variants: Vec<Variant<'_>> = data
-        .variants
+    let variants: Vec<Variant<'_>> = read
         .iter()
-        .zip(variants)
         .enumerate()
-        .map(|(index, (variant, (ident, key, shape)))| Variant {
+        .map(|(index, v)| Variant {
             index,
-            ident,
-            key,
-            shape,
-            // Read (and their errors reported) by `deserialize_in.rs`.
-            attrs: variant_attrs(&variant.attrs, &mut Errors::default()),
+            ident: &v.ident,
+            names: &v.names,
+            shape: &v.shape,
+            attrs: &v.attrs,
         })
         .collect();
     let tag = container.tag.as_ref().map(syn::LitStr::value);
@@ -99,13 +99,12 @@ pub(crate) fn enum_body(
         name,
         rust_name: &rust_name,
         type_name,
-        container,
-        lifetime,
+        rules,
     };
     let body = match tagging {
         Tagging::External if untagged.is_empty() => return Ok(None),
         Tagging::External => {
-            let tagged_frag = external_body(ty, name, type_name, &variants_of(tagged), lifetime);
+            let tagged_frag = external_body(ty, name, type_name, &read[..split], rules);
             untagged_body(&cx, untagged, Some(tagged_frag))
         }
         Tagging::Internal(tag) if untagged.is_empty() => internal_body(&cx, tagged, tag),
@@ -124,15 +123,6 @@ pub(crate) fn enum_body(
         Tagging::None => untagged_body(&cx, &variants, None),
     };
     Ok(Some(body))
-}
-
-/// The tagged variants, as the externally tagged derive takes them: it
-/// reads the same fields again (cheap: they are the input's tokens).
-fn variants_of(tagged: &[Variant<'_>]) -> Vec<(Ident, String, Shape)> {
-    tagged
-        .iter()
-        .map(|v| (v.ident.clone(), v.key.to_owned(), v.shape.clone()))
-        .collect()
 }
 
 /// serde's refusals for these enums.
@@ -167,7 +157,7 @@ fn check(variants: &[Variant<'_>], data: &DataEnum, tagging: &Tagging<'_>, error
                     let conflict = fields
                         .iter()
                         .filter(|f| !f.attrs.skip)
-                        .any(|f| f.key == *tag || f.attrs.aliases.iter().any(|alias| alias == tag));
+                        .any(|f| f.names.iter().any(|name| name == tag));
                     if conflict {
                         errors.push(Error::new_spanned(
                             syn_variant,
@@ -189,14 +179,17 @@ struct Cx<'c> {
     rust_name: &'c str,
     /// The name the format is told.
     type_name: &'c str,
-    container: &'c ContainerAttrs,
-    lifetime: &'c Lifetime,
+    rules: &'c Rules<'c>,
 }
 
 impl Cx<'_> {
     /// The `expecting = ".."` of the type, else `default`.
     fn expecting(&self, default: String) -> String {
-        self.container.expecting.clone().unwrap_or(default)
+        self.rules.expecting.map_or(default, str::to_owned)
+    }
+
+    fn lifetime(&self) -> &Lifetime {
+        self.rules.lifetime
     }
 }
 
@@ -209,6 +202,8 @@ fn path(cx: &Cx<'_>, variant: &Variant<'_>) -> TokenStream {
 /// How a variant reads: serde's `effective_style` (a newtype whose one
 /// field is skipped reads as a unit).
 enum Style<'s> {
+    /// `deserialize_with`: the variant's fields read by that function.
+    With(&'s syn::ExprPath),
     /// A unit variant, or a newtype of a skipped field (its default).
     Unit(Option<TokenStream>),
     Newtype(&'s crate::deserialize_in::Field),
@@ -216,11 +211,14 @@ enum Style<'s> {
     Struct,
 }
 
-fn style<'s>(variant: &'s Variant<'_>) -> Style<'s> {
+fn style<'s>(cx: &Cx<'_>, variant: &'s Variant<'_>) -> Style<'s> {
+    if let Some(path) = &variant.attrs.deserialize_with {
+        return Style::With(path);
+    }
     match variant.shape {
         Shape::Unit => Style::Unit(None),
         Shape::Tuple(fields) if fields.len() == 1 && fields[0].attrs.skip => {
-            let default = crate::deserialize_in::default_value(&fields[0]);
+            let default = skipped_value(&fields[0], cx.rules);
             Style::Unit(Some(quote!((#default))))
         }
         Shape::Tuple(fields) if fields.len() == 1 => Style::Newtype(&fields[0]),
@@ -235,7 +233,7 @@ fn variant_visitor(cx: &Cx<'_>, variant: &Variant<'_>, struct_seq: bool) -> Toke
     let visitor = format_ident!("__Variant{}", variant.index);
     let path = path(cx, variant);
     let ident = variant.ident;
-    match style(variant) {
+    match style(cx, variant) {
         Style::Tuple(_) => {
             let expecting = cx.expecting(format!("tuple variant {}::{ident}", cx.rust_name));
             fields_visitor_with(
@@ -244,7 +242,8 @@ fn variant_visitor(cx: &Cx<'_>, variant: &Variant<'_>, struct_seq: bool) -> Toke
                 &path,
                 &expecting,
                 variant.shape,
-                cx.lifetime,
+                cx.rules,
+                false,
                 true,
             )
         }
@@ -256,101 +255,44 @@ fn variant_visitor(cx: &Cx<'_>, variant: &Variant<'_>, struct_seq: bool) -> Toke
                 &path,
                 &expecting,
                 variant.shape,
-                cx.lifetime,
+                cx.rules,
+                false,
                 struct_seq,
             )
         }
-        Style::Unit(_) | Style::Newtype(_) => quote!(),
+        Style::With(_) | Style::Unit(_) | Style::Newtype(_) => quote!(),
     }
 }
 
-/// The identifier of the variants (`__Tag`, its seed `__TagSeed`) and
-/// `__VARIANTS`, as serde's: names and aliases of the variants not
-/// skipped, indices among those, an `other` variant for any other name.
+/// The identifier of the variants (`__Tag`, its seed `__TagSeed`, as the
+/// externally tagged derive reads it) and `__VARIANTS`, as serde's: names
+/// and aliases of the variants not skipped, an `other` variant for any
+/// other name.
 fn tag_seed(variants: &[Variant<'_>]) -> TokenStream {
     let read: Vec<&Variant<'_>> = variants.iter().filter(|v| !v.attrs.skip).collect();
-    let mut names = Vec::new();
-    let mut name_tags = Vec::new();
-    for variant in &read {
-        for name in
-            core::iter::once(variant.key).chain(variant.attrs.aliases.iter().map(String::as_str))
-        {
-            names.push(name.to_owned());
-            name_tags.push(variant.index);
-        }
-    }
-    let name_bytes: Vec<syn::LitByteStr> = names
-        .iter()
-        .map(|n| syn::LitByteStr::new(n.as_bytes(), proc_macro2::Span::call_site()))
-        .collect();
-    let positions: Vec<u64> = (0..read.len() as u64).collect();
-    let position_tags: Vec<usize> = read.iter().map(|v| v.index).collect();
-    let index_expecting = format!("variant index 0 <= i < {}", read.len());
+    let tags: Vec<(usize, &[String])> = read.iter().map(|v| (v.index, v.names)).collect();
     let other = read
         .iter()
         .find(|v| v.attrs.other.is_some())
         .map(|v| v.index);
-    let (u64_fallthrough, str_fallthrough) = match other {
-        Some(index) => (
-            quote!(::core::result::Result::Ok(__Tag(#index))),
-            quote!(::core::result::Result::Ok(__Tag(#index))),
-        ),
-        None => (
-            quote!(::core::result::Result::Err(__serde::de::Error::invalid_value(
-                __serde::de::Unexpected::Unsigned(index),
-                &#index_expecting,
-            ))),
-            quote!(::core::result::Result::Err(
-                __serde::de::Error::unknown_variant(key, __VARIANTS)
-            )),
-        ),
-    };
+    let seed = variant_tag_seed(&tags, other);
+    let names = read.iter().flat_map(|v| v.names);
     quote! {
-        /// Which variant a tag names.
-        #[derive(Clone, Copy)]
-        struct __Tag(usize);
-        #[derive(Clone, Copy)]
-        struct __TagSeed;
-        impl<'__de> __serde::de::DeserializeSeed<'__de> for __TagSeed {
-            type Value = __Tag;
-            fn deserialize<__K>(self, deserializer: __K) -> ::core::result::Result<__Tag, __K::Error>
-            where
-                __K: __serde::Deserializer<'__de>,
-            {
-                __serde::Deserializer::deserialize_identifier(deserializer, self)
-            }
-        }
-        impl<'__de> __serde::de::Visitor<'__de> for __TagSeed {
-            type Value = __Tag;
-            fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                formatter.write_str("variant identifier")
-            }
-            fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<__Tag, __E> {
-                match index {
-                    #(#positions => ::core::result::Result::Ok(__Tag(#position_tags)),)*
-                    _ => #u64_fallthrough,
-                }
-            }
-            fn visit_str<__E: __serde::de::Error>(self, key: &str) -> ::core::result::Result<__Tag, __E> {
-                match key {
-                    #(#names => ::core::result::Result::Ok(__Tag(#name_tags)),)*
-                    _ => #str_fallthrough,
-                }
-            }
-            fn visit_bytes<__E: __serde::de::Error>(self, key: &[u8]) -> ::core::result::Result<__Tag, __E> {
-                match key {
-                    #(#name_bytes => ::core::result::Result::Ok(__Tag(#name_tags)),)*
-                    _ => match ::core::str::from_utf8(key) {
-                        ::core::result::Result::Ok(key) => self.visit_str(key),
-                        ::core::result::Result::Err(_) => ::core::result::Result::Err(
-                            __serde::de::Error::invalid_value(__serde::de::Unexpected::Bytes(key), &self),
-                        ),
-                    },
-                }
-            }
-        }
+        #seed
         const __VARIANTS: &[&str] = &[#(#names),*];
     }
+}
+
+/// A variant read by its `deserialize_with` from `__deserializer`.
+fn with_variant(cx: &Cx<'_>, variant: &Variant<'_>, with: &syn::ExprPath) -> TokenStream {
+    let path = path(cx, variant);
+    let types = variant.shape.fields().iter().map(|f| &f.ty);
+    let seed = with_seed(with, &quote!((#(#types),*)), cx.lifetime());
+    let unwrap = unwrap_variant(&path, variant.shape);
+    quote!(::core::result::Result::map(
+        __serde::de::DeserializeSeed::deserialize(#seed, __deserializer),
+        #unwrap,
+    ))
 }
 
 /// An internally tagged enum: the tag and the rest of the map (or
@@ -361,7 +303,7 @@ fn internal_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str) -> TokenStrea
     let visitors = variants.iter().map(|v| variant_visitor(cx, v, true));
     let arms = variants.iter().filter(|v| !v.attrs.skip).map(|variant| {
         let (index, path) = (variant.index, path(cx, variant));
-        let read = match style(variant) {
+        let read = match style(cx, variant) {
             Style::Unit(default) => {
                 let (type_name, variant_name) = (cx.rust_name, variant.ident.to_string());
                 quote!({
@@ -373,9 +315,10 @@ fn internal_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str) -> TokenStrea
                 })
             }
             Style::Newtype(field) => {
-                let seed = seed(field, &quote!(__arena));
+                let seed = seed(field, &quote!(__arena), cx.rules);
                 quote!(__serde::de::DeserializeSeed::deserialize(#seed, __deserializer).map(#path))
             }
+            Style::With(with) => with_variant(cx, variant, with),
             Style::Struct | Style::Tuple(_) => {
                 let visitor = format_ident!("__Variant{}", variant.index);
                 quote!(__serde::Deserializer::deserialize_any(__deserializer, #visitor { arena: __arena }))
@@ -402,7 +345,7 @@ fn internal_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str) -> TokenStrea
 /// an adjacently tagged enum's content): serde's `deserialize_variant`.
 fn untagged_variant(cx: &Cx<'_>, variant: &Variant<'_>) -> TokenStream {
     let path = path(cx, variant);
-    match style(variant) {
+    match style(cx, variant) {
         Style::Unit(default) => {
             let (type_name, variant_name) = (cx.rust_name, variant.ident.to_string());
             quote! {
@@ -416,9 +359,10 @@ fn untagged_variant(cx: &Cx<'_>, variant: &Variant<'_>) -> TokenStream {
             }
         }
         Style::Newtype(field) => {
-            let seed = seed(field, &quote!(__arena));
+            let seed = seed(field, &quote!(__arena), cx.rules);
             quote!(__serde::de::DeserializeSeed::deserialize(#seed, __deserializer).map(#path))
         }
+        Style::With(with) => with_variant(cx, variant, with),
         Style::Tuple(len) => {
             let visitor = format_ident!("__Variant{}", variant.index);
             quote!(__serde::Deserializer::deserialize_tuple(__deserializer, #len, #visitor { arena: __arena }))
@@ -480,7 +424,7 @@ fn untagged_body(
 /// and the content, in either order; the content buffered when it comes
 /// first. serde's generated code, step by step.
 fn adjacent_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str, content: &str) -> TokenStream {
-    let (ty, lifetime) = (cx.ty, cx.lifetime);
+    let (ty, lifetime) = (cx.ty, cx.lifetime());
     let tag_seed = tag_seed(variants);
     let visitors = variants.iter().map(|v| variant_visitor(cx, v, false));
     let read: Vec<&Variant<'_>> = variants.iter().filter(|v| !v.attrs.skip).collect();
@@ -501,8 +445,10 @@ fn adjacent_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str, content: &str
         let (index, path) = (variant.index, path(cx, variant));
         let arm = match variant.shape {
             Shape::Unit => quote!(::core::result::Result::Ok(#path)),
-            Shape::Tuple(fields) if fields.len() == 1 => {
-                let seed = seed(&fields[0], &quote!(__arena));
+            Shape::Tuple(fields)
+                if fields.len() == 1 && variant.attrs.deserialize_with.is_none() =>
+            {
+                let seed = seed(&fields[0], &quote!(__arena), cx.rules);
                 quote! {
                     __serde::de::DeserializeSeed::deserialize(
                         #seed,
@@ -530,7 +476,7 @@ fn adjacent_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str, content: &str
     let rust_name = cx.rust_name;
     let type_name = cx.type_name;
     let expecting = cx.expecting(format!("adjacently tagged enum {rust_name}"));
-    let deny_unknown = cx.container.deny_unknown_fields.is_some();
+    let deny_unknown = cx.rules.deny_unknown_fields;
     let keys = quote! {
         __tickarena::serde::__private::TagContentOtherSeed {
             tag: #tag,
