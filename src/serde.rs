@@ -476,14 +476,14 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 #[doc(hidden)]
 pub mod __private {
     pub use super::content::{Content, ContentSeed};
-    pub use super::content_de::ContentDeserializer;
+    pub use super::content_de::{ContentDeserializer, error_of};
     pub use super::flatten::{Collected, FlatMapDeserializer};
     pub use super::heap_free::{Recursion, heap_free};
     pub use super::identifier::{unknown_field_bytes, unknown_variant_bytes};
     pub use super::missing::MissingField;
     pub use super::tagged::{
-        AdjacentTagSeed, InternallyTaggedUnitVisitor, TagContentOther, TagContentOtherSeed,
-        TaggedContentVisitor, UntaggedUnitVisitor,
+        AdjacentTagSeed, Discarded, InternallyTaggedUnitVisitor, TagContentOther,
+        TagContentOtherSeed, TaggedContentVisitor, UntaggedUnitVisitor,
     };
     pub use ::serde;
 }

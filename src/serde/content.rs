@@ -199,7 +199,7 @@ impl<'de, 'a> Visitor<'de> for ContentSeed<'a> {
         while let Some(item) = seq.next_element_seed(self)? {
             push(arena, &mut items, item)?;
         }
-        Ok(Content::Seq(items.leak()))
+        Ok(Content::Seq(frozen(items)))
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Content<'a>, M::Error> {
@@ -209,7 +209,7 @@ impl<'de, 'a> Visitor<'de> for ContentSeed<'a> {
         while let Some(entry) = map.next_entry_seed(self, self)? {
             push(arena, &mut entries, entry)?;
         }
-        Ok(Content::Map(entries.leak()))
+        Ok(Content::Map(frozen(entries)))
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, _data: A) -> Result<Content<'a>, A::Error> {
@@ -231,6 +231,14 @@ pub(super) fn list<'a, T, E: de::Error>(
         return Err(exhausted(arena, "buffered input"));
     }
     Ok(list)
+}
+
+/// `list` as a slice for the rest of the frame: what its room left unused
+/// goes back, in place, when it is the arena's newest allocation (a list
+/// of numbers).
+pub(super) fn frozen<'a, T>(mut list: FrameVec<'a, T>) -> &'a [T] {
+    list.shrink_to_fit();
+    list.leak()
 }
 
 /// Pushes `item` onto `list`, growing it through the `try_` path.

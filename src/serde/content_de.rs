@@ -64,6 +64,14 @@ impl<'c, E> ContentDeserializer<'c, E> {
         }
     }
 
+    /// [`once`](Self::once), with the error type of `_error` (see
+    /// [`error_of`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn once_as(content: &Content<'c>, _error: PhantomData<fn() -> E>) -> Self {
+        Self::once(content)
+    }
+
     /// A nested value, read as this one is.
     #[inline]
     fn child(&self, content: &Content<'c>) -> Self {
@@ -366,6 +374,14 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
         visitor.visit_unit()
     }
+}
+
+/// The error type of `deserializer`, named before it is moved: what a
+/// buffered value is read back with.
+#[doc(hidden)]
+#[inline]
+pub fn error_of<'de, D: Deserializer<'de>>(_deserializer: &D) -> PhantomData<fn() -> D::Error> {
+    PhantomData
 }
 
 /// serde's message for a list of the wrong length: "N elements in sequence".

@@ -12,7 +12,7 @@ use ::serde::de::{
     self, DeserializeSeed, EnumAccess, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use super::content::{Content, ContentSeed, list, push};
+use super::content::{Content, ContentSeed, frozen, list, push};
 use super::limits;
 use crate::arena::FrameArena;
 
@@ -76,7 +76,7 @@ impl<'de, 'a, S: DeserializeSeed<'de>> Visitor<'de> for TaggedContentVisitor<'a,
             }
         }
         match tag {
-            Some(tag) => Ok((tag, Content::Map(entries.leak()))),
+            Some(tag) => Ok((tag, Content::Map(frozen(entries)))),
             None => Err(de::Error::missing_field(self.tag)),
         }
     }
@@ -380,5 +380,29 @@ impl<'de> Visitor<'de> for UntaggedUnitVisitor {
 
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
         Ok(())
+    }
+}
+
+/// The error of an attempt whose error is dropped (each variant an
+/// untagged enum tries, and the tagged variants tried before untagged
+/// ones): serde's derive drops the message, so nothing is formatted, and
+/// a steady decode that tries and fails makes no heap allocation (a
+/// format's error, serde_json's, allocates its message).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Discarded;
+
+impl fmt::Display for Discarded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an attempt that failed")
+    }
+}
+
+impl core::error::Error for Discarded {}
+
+impl de::Error for Discarded {
+    #[inline]
+    fn custom<T: fmt::Display>(_message: T) -> Self {
+        Discarded
     }
 }

@@ -329,11 +329,12 @@ fn internal_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str) -> TokenStrea
     quote!({
         #tag_seed
         #(#visitors)*
+        let __error = __tickarena::serde::__private::error_of(&__deserializer);
         let (__tag, __content) = __serde::Deserializer::deserialize_any(
             __deserializer,
             __tickarena::serde::__private::TaggedContentVisitor::new(__arena, #tag, #expecting, __TagSeed),
         )?;
-        let __deserializer = __tickarena::serde::__private::ContentDeserializer::<__D::Error>::once(&__content);
+        let __deserializer = __tickarena::serde::__private::ContentDeserializer::once_as(&__content, __error);
         match __tag {
             #(#arms)*
             _ => ::core::unreachable!(),
@@ -393,7 +394,7 @@ fn untagged_body(
             // The tagged variants first, on the buffer; their error is
             // dropped, to fall through to the untagged ones (serde's).
             if let ::core::result::Result::Ok(__ok) =
-                (|| -> ::core::result::Result<#ty, __D::Error> { #tagged })()
+                (|| -> ::core::result::Result<#ty, __tickarena::serde::__private::Discarded> { #tagged })()
             {
                 return ::core::result::Result::Ok(__ok);
             }
@@ -409,7 +410,10 @@ fn untagged_body(
             __tickarena::serde::__private::ContentSeed::new(__arena),
             __deserializer,
         )?;
-        let __deserializer = __tickarena::serde::__private::ContentDeserializer::<__D::Error>::new(&__content);
+        // Each try's error is dropped (serde's): the cheap `Discarded`.
+        let __deserializer = __tickarena::serde::__private::ContentDeserializer::<
+            __tickarena::serde::__private::Discarded,
+        >::new(&__content);
         #first
         #(
             if let ::core::result::Result::Ok(__ok) = #attempts {
