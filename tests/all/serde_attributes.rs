@@ -1261,3 +1261,99 @@ fn a_tuple_variant_with_its_one_field_skipped_is_read_from_a_unit_variant() {
     same_postcard::<heap::Skips, arena::Skips>(&[0]);
     same_postcard::<heap::Skips, arena::Skips>(&[1, 7]);
 }
+
+// --- Random documents --------------------------------------------------------
+
+mod random {
+    use proptest::prelude::*;
+
+    use super::{arena, heap, same_json, same_postcard};
+
+    /// Every key the types below read (names, aliases, renamed and
+    /// case-styled ones), a few they do not, and tags.
+    const KEYS: &[&str] = &[
+        "id", "name", "nick", "handle", "cache", "extra", "volume", "title", "lives",
+        "derived", "tags", "never_read", "color", "twice", "level", "defaulted", "required",
+        "userName", "user_name", "pw", "rememberMe", "userId", "displayName", "kept_as_is",
+        "x", "y", "inner", "degrees", "Move", "go", "walk", "halt", "stop", "Stop", "Internal",
+        "Say", "message", "text", "Unknown", "Both", "Sized", "Colour", "Empty", "Plain", "w",
+        "h", "First", "Second", "Third", "Fourth", "Hit", "Miss", "damage", "Left", "Right",
+    ];
+
+    /// Values of every JSON kind the fields take or refuse.
+    const VALUES: &[&str] = &[
+        "0", "1", "2", "255", "300", "-1", "1.5", "\"ff\"", "\"1,2\"", "\"x\"", "null", "true",
+        "[]", "[1, 2]", "[\"a\"]", "{}", "{\"degrees\": 90}", "{\"damage\": 1}",
+        "{\"text\": \"t\"}",
+    ];
+
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(VALUES).prop_map(str::to_owned),
+            prop::sample::select(KEYS).prop_map(|key| format!("{key:?}")),
+        ]
+    }
+
+    /// An object of known and unknown keys (some twice), a list, or a
+    /// lone value.
+    fn document() -> impl Strategy<Value = String> {
+        let entry = (prop::sample::select(KEYS), value())
+            .prop_map(|(key, value)| format!("{key:?}: {value}"));
+        prop_oneof![
+            prop::collection::vec(entry, 0..6).prop_map(|e| format!("{{{}}}", e.join(", "))),
+            prop::collection::vec(value(), 0..6).prop_map(|v| format!("[{}]", v.join(", "))),
+            value(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(256)))]
+
+        /// Random JSON: serde's derive and the arena derive give the same
+        /// value or the same message, type by type.
+        #[test]
+        fn json_decodes_as_serdes_derive_decodes(doc in document()) {
+            same_json::<heap::Strict, arena::Strict<'_>>(&doc);
+            same_json::<heap::StrictEvent, arena::StrictEvent>(&doc);
+            same_json::<heap::Settings, arena::Settings<'_>>(&doc);
+            same_json::<heap::Pair, arena::Pair<'_>>(&doc);
+            same_json::<heap::Defaults, arena::Defaults<'_>>(&doc);
+            same_json::<heap::Login, arena::Login<'_>>(&doc);
+            same_json::<heap::camel::Account, arena::camel::Account<'_>>(&doc);
+            same_json::<heap::kebab::Event, arena::kebab::Event<'_>>(&doc);
+            same_json::<heap::Name, arena::Name<'_>>(&doc);
+            same_json::<heap::Angle, arena::Angle>(&doc);
+            same_json::<heap::NonEmpty, arena::NonEmpty<'_>>(&doc);
+            same_json::<heap::Level, arena::Level>(&doc);
+            same_json::<heap::Point, arena::Point>(&doc);
+            same_json::<heap::Direction, arena::Direction>(&doc);
+            same_json::<heap::Custom, arena::Custom<'_>>(&doc);
+            same_json::<heap::Shape, arena::Shape>(&doc);
+            same_json::<heap::Command, arena::Command<'_>>(&doc);
+            same_json::<heap::Skipped, arena::Skipped>(&doc);
+            same_json::<heap::SerializeOnly, arena::SerializeOnly<'_>>(&doc);
+            same_json::<heap::Meters, arena::Meters>(&doc);
+            same_json::<heap::Skips, arena::Skips>(&doc);
+        }
+
+        /// Random postcard bytes, the same way.
+        #[test]
+        fn postcard_decodes_as_serdes_derive_decodes(
+            bytes in prop::collection::vec(prop_oneof![0u8..8, any::<u8>()], 0..12),
+        ) {
+            same_postcard::<heap::Strict, arena::Strict<'_>>(&bytes);
+            same_postcard::<heap::Settings, arena::Settings<'_>>(&bytes);
+            same_postcard::<heap::Pair, arena::Pair<'_>>(&bytes);
+            same_postcard::<heap::Defaults, arena::Defaults<'_>>(&bytes);
+            same_postcard::<heap::snake::Event, arena::snake::Event<'_>>(&bytes);
+            same_postcard::<heap::Name, arena::Name<'_>>(&bytes);
+            same_postcard::<heap::NonEmpty, arena::NonEmpty<'_>>(&bytes);
+            same_postcard::<heap::Level, arena::Level>(&bytes);
+            same_postcard::<heap::Direction, arena::Direction>(&bytes);
+            same_postcard::<heap::Command, arena::Command<'_>>(&bytes);
+            same_postcard::<heap::Skipped, arena::Skipped>(&bytes);
+            same_postcard::<heap::Skips, arena::Skips>(&bytes);
+            same_postcard::<heap::Meters, arena::Meters>(&bytes);
+        }
+    }
+}
