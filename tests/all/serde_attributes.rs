@@ -60,7 +60,7 @@ where
 /// `doc` read by serde's derive and by the arena derive, in the token format
 /// (newtypes marked).
 #[track_caller]
-fn same_tokens<H, A>(doc: &'static [Token])
+fn same_tokens<H, A>(doc: &[Token])
 where
     H: for<'de> Deserialize<'de> + Debug,
     A: FrameData,
@@ -1421,4 +1421,269 @@ mod random {
             same_postcard::<heap::Meters, arena::Meters>(&bytes);
         }
     }
+}
+
+// --- serde's own annotation cases, ported --------------------------------------
+
+/// Each item twice: with serde's derive in `ported_heap`, with the arena
+/// derive in `ported_arena` (types without the arena's lifetime: what these
+/// cases check is the attribute).
+macro_rules! twins {
+    ($($item:item)*) => {
+        #[allow(dead_code)]
+        mod ported_heap {
+            use super::ported::*;
+            $( #[derive(serde::Deserialize, Debug)] $item )*
+        }
+        #[allow(dead_code)]
+        mod ported_arena {
+            use super::ported::*;
+            $( #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)] $item )*
+        }
+    };
+}
+
+/// What the ported types call.
+mod ported {
+    use serde::{Deserialize, Deserializer};
+
+    pub fn my_default() -> i32 {
+        123
+    }
+
+    /// `true` is 123, `false` is 2.
+    pub fn bool_as_i32<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+        Ok(if bool::deserialize(d)? { 123 } else { 2 })
+    }
+
+    pub fn i8_as_unit<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        match i8::deserialize(d)? {
+            0 => Ok(()),
+            n => Err(serde::de::Error::invalid_value(
+                serde::de::Unexpected::Signed(n.into()),
+                &"0",
+            )),
+        }
+    }
+
+    pub fn text_as_pair<'de, D: Deserializer<'de>>(d: D) -> Result<(String, u8), D::Error> {
+        let text = String::deserialize(d)?;
+        let (left, right) = text
+            .split_once(';')
+            .ok_or_else(|| serde::de::Error::invalid_length(1, &"2"))?;
+        let right = right.parse().map_err(|_| {
+            serde::de::Error::invalid_value(serde::de::Unexpected::Str(right), &"a u8")
+        })?;
+        Ok((left.to_owned(), right))
+    }
+
+    /// No `Default`, no `Deserialize`: only a `default = ".."` makes it.
+    #[derive(Debug)]
+    #[allow(dead_code)] // read by `Debug`
+    pub struct NoDefault(pub i8);
+
+    pub fn no_default() -> NoDefault {
+        NoDefault(123)
+    }
+}
+
+twins! {
+    pub struct DefaultStruct {
+        a1: i32,
+        #[serde(default)]
+        a2: i32,
+        #[serde(default = "my_default")]
+        a3: i32,
+        #[serde(skip_deserializing)]
+        a4: i32,
+        #[serde(skip_deserializing, default = "my_default")]
+        a5: i32,
+    }
+
+    pub struct DefaultTupleStruct(i32, #[serde(default)] i32, #[serde(default = "my_default")] i32);
+
+    pub enum DefaultVariants {
+        Struct {
+            a1: i32,
+            #[serde(default)]
+            a2: i32,
+            #[serde(default = "my_default")]
+            a3: i32,
+            #[serde(skip_deserializing)]
+            a4: i32,
+            #[serde(skip_deserializing, default = "my_default")]
+            a5: i32,
+        },
+        Tuple(i32, #[serde(default)] i32, #[serde(default = "my_default")] i32),
+    }
+
+    pub struct ContainsNoDefault {
+        #[serde(default = "no_default", skip_deserializing)]
+        a: NoDefault,
+        #[serde(deserialize_with = "bool_as_i32", default)]
+        c: i32,
+    }
+
+    #[serde(deny_unknown_fields)]
+    pub struct DenyUnknown {
+        a1: i32,
+    }
+
+    #[serde(rename = "Superhero")]
+    pub struct RenameStruct {
+        a1: i32,
+        #[serde(rename = "a3")]
+        a2: i32,
+    }
+
+    #[serde(rename(serialize = "SuperheroSer", deserialize = "SuperheroDe"))]
+    pub struct RenameStructSerializeDeserialize {
+        a1: i32,
+        #[serde(rename(serialize = "a4", deserialize = "a5"))]
+        a2: i32,
+    }
+
+    #[serde(deny_unknown_fields)]
+    pub struct AliasStruct {
+        a1: i32,
+        #[serde(alias = "a3")]
+        a2: i32,
+        #[serde(alias = "a5", rename = "a6")]
+        a4: i32,
+    }
+
+    #[serde(rename = "Superhero")]
+    pub enum RenameEnum {
+        #[serde(rename = "bruce_wayne")]
+        Batman,
+        #[serde(rename = "clark_kent")]
+        Superman(i8),
+        #[serde(rename = "diana_prince")]
+        WonderWoman(i8, i8),
+        #[serde(rename = "barry_allan")]
+        Flash {
+            #[serde(rename = "b")]
+            a: i32,
+        },
+    }
+
+    #[serde(deny_unknown_fields)]
+    pub enum AliasEnum {
+        #[serde(rename = "sailor_moon", alias = "usagi_tsukino")]
+        SailorMoon {
+            a: i8,
+            #[serde(alias = "c")]
+            b: i8,
+            #[serde(alias = "e", rename = "f")]
+            d: i8,
+        },
+    }
+
+    pub struct SkipStruct {
+        a: i8,
+        #[serde(skip)]
+        b: i8,
+    }
+
+    pub enum WithVariant {
+        #[serde(deserialize_with = "i8_as_unit")]
+        Unit,
+        #[serde(deserialize_with = "bool_as_i32")]
+        Newtype(i32),
+        #[serde(deserialize_with = "text_as_pair")]
+        Tuple(String, u8),
+        #[serde(deserialize_with = "text_as_pair")]
+        Struct { f1: String, f2: u8 },
+    }
+}
+
+/// The token documents of serde's `test_annotations` for the attributes
+/// above (and mutations of them: cut short, unknown keys, wrong names),
+/// read by both derives.
+#[test]
+fn serdes_annotation_cases_read_alike() {
+    use Token::*;
+    fn cases<H, A>(docs: &[&[Token]])
+    where
+        H: for<'de> Deserialize<'de> + Debug,
+        A: FrameData,
+        for<'a> A::Of<'a>: DeserializeIn<'a> + Debug,
+    {
+        for doc in docs {
+            // Whole, and cut short at every token.
+            for end in 0..=doc.len() {
+                same_tokens::<H, A>(&doc[..end]);
+            }
+        }
+    }
+    macro_rules! case {
+        ($ty:ident: $($doc:expr),* $(,)?) => {
+            cases::<ported_heap::$ty, ported_arena::$ty>(&[$(&$doc),*])
+        };
+    }
+    let s = |name| Struct { name, len: 3 };
+    case!(DefaultStruct:
+        [s("DefaultStruct"), Str("a1"), I32(1), Str("a2"), I32(2), Str("a3"), I32(3), Str("a4"), I32(4), Str("a5"), I32(5), StructEnd],
+        [s("DefaultStruct"), Str("a1"), I32(1), StructEnd],
+        [s("DefaultStruct"), Str("whoops1"), I32(2), Str("a1"), I32(1), Str("whoops2"), Seq { len: Option::Some(1) }, I32(2), SeqEnd, Str("a2"), I32(2), StructEnd],
+        [Seq { len: Option::Some(1) }, I32(1), SeqEnd],
+    );
+    case!(DefaultTupleStruct:
+        [TupleStruct { name: "DefaultTupleStruct", len: 3 }, I32(1), I32(2), I32(3), TupleStructEnd],
+        [TupleStruct { name: "DefaultTupleStruct", len: 3 }, I32(1), TupleStructEnd],
+    );
+    case!(DefaultVariants:
+        [StructVariant { name: "DefaultVariants", variant: "Struct", len: 3 }, Str("a1"), I32(1), Str("a4"), I32(4), StructVariantEnd],
+        [TupleVariant { name: "DefaultVariants", variant: "Tuple", len: 3 }, I32(1), TupleVariantEnd],
+        [TupleVariant { name: "DefaultVariants", variant: "Tuple", len: 3 }, I32(1), I32(2), I32(3), TupleVariantEnd],
+    );
+    case!(ContainsNoDefault:
+        [s("ContainsNoDefault"), StructEnd],
+        [s("ContainsNoDefault"), Str("c"), Bool(true), StructEnd],
+        [s("ContainsNoDefault"), Str("c"), I32(1), StructEnd],
+    );
+    case!(DenyUnknown:
+        [Struct { name: "DenyUnknown", len: 1 }, Str("a1"), I32(1), Str("whoops"), I32(2), StructEnd],
+    );
+    case!(RenameStruct:
+        [Struct { name: "Superhero", len: 2 }, Str("a1"), I32(1), Str("a3"), I32(2), StructEnd],
+        [Struct { name: "RenameStruct", len: 2 }, StructEnd],
+        [Struct { name: "Superhero", len: 2 }, Str("a1"), I32(1), Str("a2"), I32(2), StructEnd],
+    );
+    case!(RenameStructSerializeDeserialize:
+        [Struct { name: "SuperheroDe", len: 2 }, Str("a1"), I32(1), Str("a5"), I32(2), StructEnd],
+        [Struct { name: "SuperheroSer", len: 2 }, Str("a1"), I32(1), Str("a4"), I32(2), StructEnd],
+    );
+    case!(AliasStruct:
+        [s("AliasStruct"), Str("a1"), I32(1), Str("a2"), I32(2), Str("a5"), I32(3), StructEnd],
+        [s("AliasStruct"), Str("a1"), I32(1), Str("a3"), I32(2), Str("a6"), I32(3), StructEnd],
+        [s("AliasStruct"), Str("a1"), I32(1), Str("a3"), I32(2), Str("a4"), I32(3), StructEnd],
+    );
+    case!(RenameEnum:
+        [UnitVariant { name: "Superhero", variant: "bruce_wayne" }],
+        [NewtypeVariant { name: "Superhero", variant: "clark_kent" }, I8(0)],
+        [TupleVariant { name: "Superhero", variant: "diana_prince", len: 2 }, I8(0), I8(1), TupleVariantEnd],
+        [StructVariant { name: "Superhero", variant: "barry_allan", len: 1 }, Str("b"), I32(1), StructVariantEnd],
+        [UnitVariant { name: "Superhero", variant: "Batman" }],
+    );
+    case!(AliasEnum:
+        [StructVariant { name: "AliasEnum", variant: "sailor_moon", len: 3 }, Str("a"), I8(0), Str("b"), I8(1), Str("e"), I8(2), StructVariantEnd],
+        [StructVariant { name: "AliasEnum", variant: "usagi_tsukino", len: 3 }, Str("a"), I8(0), Str("c"), I8(1), Str("f"), I8(2), StructVariantEnd],
+        [StructVariant { name: "AliasEnum", variant: "SailorMoon", len: 3 }],
+        [StructVariant { name: "AliasEnum", variant: "usagi_tsukino", len: 3 }, Str("a"), I8(0), Str("c"), I8(1), Str("d"), I8(2), StructVariantEnd],
+    );
+    case!(SkipStruct:
+        [Struct { name: "SkipStruct", len: 1 }, Str("a"), I8(1), StructEnd],
+        [Struct { name: "SkipStruct", len: 1 }, Str("a"), I8(1), Str("b"), I8(2), StructEnd],
+    );
+    case!(WithVariant:
+        [NewtypeVariant { name: "WithVariant", variant: "Unit" }, I8(0)],
+        [NewtypeVariant { name: "WithVariant", variant: "Unit" }, I8(1)],
+        [NewtypeVariant { name: "WithVariant", variant: "Newtype" }, Bool(true)],
+        [NewtypeVariant { name: "WithVariant", variant: "Tuple" }, Str("hello;0")],
+        [NewtypeVariant { name: "WithVariant", variant: "Struct" }, Str("world;1")],
+        [NewtypeVariant { name: "WithVariant", variant: "Struct" }, Str("world;x")],
+        [NewtypeVariant { name: "WithVariant", variant: "Tuple" }, Str("hello")],
+        [UnitVariant { name: "WithVariant", variant: "Unit" }],
+    );
 }
