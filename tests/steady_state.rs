@@ -880,3 +880,147 @@ fn buffering_costs_arena_bytes_and_says_how_many() {
     );
     assert!(buffered_bytes > plain_bytes, "the buffer is in the arena");
 }
+
+/// A message with serde's attributes, decoded from JSON and postcard into
+/// the arena every tick: after warm-up, no heap allocation (the attributes
+/// need no buffering; `deserialize_with` and `try_from` here allocate
+/// nothing of their own). Fields are read by the test or by `Debug`.
+#[allow(dead_code)]
+mod attributed {
+    use serde::{Deserialize, Deserializer};
+    use tickarena::{DeserializeIn, FrameVec};
+
+    pub fn doubled<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        u32::deserialize(d).map(|n| n * 2)
+    }
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+    pub struct Settings<'a> {
+        pub player_name: &'a str,
+        #[serde(alias = "vol")]
+        pub sound_volume: u8,
+        #[serde(skip)]
+        pub derived: u32,
+    }
+
+    impl Default for Settings<'_> {
+        fn default() -> Self {
+            Settings {
+                player_name: "anon",
+                sound_volume: 50,
+                derived: 1,
+            }
+        }
+    }
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(transparent)]
+    pub struct Scores<'a>(pub FrameVec<'a, u32>);
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(try_from = "FrameVec<'a, &'a str>")]
+    pub struct Words<'a>(pub FrameVec<'a, &'a str>);
+
+    impl<'a> TryFrom<FrameVec<'a, &'a str>> for Words<'a> {
+        type Error = &'static str;
+        fn try_from(words: FrameVec<'a, &'a str>) -> Result<Self, &'static str> {
+            if words.is_empty() {
+                Err("no words")
+            } else {
+                Ok(Words(words))
+            }
+        }
+    }
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(rename_all = "snake_case", expecting = "a message")]
+    pub enum Message<'a> {
+        #[serde(alias = "hi")]
+        Hello {
+            settings: Settings<'a>,
+            scores: Scores<'a>,
+        },
+        Chat(Words<'a>),
+        Points(#[serde(deserialize_with = "doubled")] u32),
+        Ping(#[serde(skip_deserializing)] u8),
+        #[serde(other)]
+        Unknown,
+    }
+}
+
+#[test]
+fn steady_decodes_of_attributed_messages_make_no_heap_allocation() {
+    use serde::de::DeserializeSeed;
+    use tickarena::serde::InArena;
+
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let json = [
+        r#"{"hi": {"settings": {"playerName": "ann", "vol": 3}, "scores": [1, 2, 3]}}"#,
+        r#"{"chat": ["a", "b"]}"#,
+        r#"{"points": 21}"#,
+        r#""ping""#,
+        r#""whatever""#,
+    ];
+    // postcard: `Hello` with its two fields, `Points`.
+    let postcard = [&[0u8, 3, b'b', b'o', b'b', 9, 2, 4, 5][..], &[2, 7]];
+    let mut arena = FrameArena::new();
+    let decode_all = |arena: &FrameArena| {
+        let mut decoded = 0;
+        for doc in json {
+            let mut de = serde_json::Deserializer::from_str(doc);
+            let message: attributed::Message<'_> =
+                InArena::new(arena).deserialize(&mut de).unwrap();
+            // Only the last document is none of the variants.
+            decoded +=
+                usize::from(matches!(message, attributed::Message::Unknown) == (doc == json[4]));
+        }
+        for bytes in postcard {
+            let mut de = postcard::Deserializer::from_bytes(bytes);
+            let _: attributed::Message<'_> = InArena::new(arena).deserialize(&mut de).unwrap();
+            decoded += 1;
+        }
+        decoded
+    };
+    // Warm-up: the arena reaches its pages.
+    for _ in 0..10 {
+        assert_eq!(decode_all(&arena), 7);
+        arena.reset();
+    }
+    enroll_this_thread();
+    let before = allocations();
+    for _ in 0..1000 {
+        decode_all(&arena);
+        arena.reset();
+    }
+    let during = allocations() - before;
+    assert_eq!(during, 0, "1000 steady decodes allocated {during} times");
+    // And they read what they should.
+    let mut de = serde_json::Deserializer::from_str(json[0]);
+    let message: attributed::Message<'_> = InArena::new(&arena).deserialize(&mut de).unwrap();
+    let attributed::Message::Hello { settings, scores } = message else {
+        panic!("{message:?}");
+    };
+    assert_eq!(
+        (
+            settings.player_name,
+            settings.sound_volume,
+            settings.derived
+        ),
+        ("ann", 3, 1)
+    );
+    assert_eq!(scores.0[..], [1, 2, 3]);
+    let mut de = postcard::Deserializer::from_bytes(postcard[0]);
+    let message: attributed::Message<'_> = InArena::new(&arena).deserialize(&mut de).unwrap();
+    assert!(
+        matches!(&message, attributed::Message::Hello { settings, scores }
+            if settings.player_name == "bob" && settings.sound_volume == 9 && scores.0[..] == [4, 5]),
+        "{message:?}"
+    );
+    let mut de = postcard::Deserializer::from_bytes(postcard[1]);
+    let message: attributed::Message<'_> = InArena::new(&arena).deserialize(&mut de).unwrap();
+    assert!(
+        matches!(message, attributed::Message::Points(14)),
+        "{message:?}"
+    );
+}

@@ -351,7 +351,12 @@ pub(crate) fn with_seed(
 ) -> TokenStream {
     // Under the path, as serde's derive spans it: a function of the wrong
     // signature is rustc's error at `with = ".."`.
-    let call = quote_spanned!(syn::spanned::Spanned::span(path)=> #path(__deserializer));
+    // The generated code's own names (`__deserializer` here) are
+    // interpolated, never written inside a `quote_spanned!` under a span
+    // of the input: such a span carries the hygiene of a `macro_rules!`
+    // that wrote the type, where the derive's locals do not resolve.
+    let deserializer = quote!(__deserializer);
+    let call = quote_spanned!(syn::spanned::Spanned::span(path)=> #path(#deserializer));
     quote!({
         struct __DeserializeWith<#lifetime>(::core::marker::PhantomData<&#lifetime ()>);
         impl<'__de, #lifetime> __serde::de::DeserializeSeed<'__de> for __DeserializeWith<#lifetime> {
@@ -425,7 +430,8 @@ pub(crate) fn let_default(ty: &TokenStream, rules: &Rules<'_>) -> TokenStream {
             quote!(let __default: #ty = ::core::default::Default::default();)
         }
         DefaultAttr::Path(path) => {
-            quote_spanned!(syn::spanned::Spanned::span(path)=> let __default: #ty = #path();)
+            let default = quote!(__default);
+            quote_spanned!(syn::spanned::Spanned::span(path)=> let #default: #ty = #path();)
         }
     }
 }
@@ -545,6 +551,8 @@ pub(crate) fn fields_visitor_with(
 ) -> TokenStream {
     let lifetime = rules.lifetime;
     let arena = quote!(self.arena);
+    // Interpolated under the fields' spans (see `with_seed`).
+    let seq_local = quote!(__seq);
     let fields = shape.fields();
     let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
     // serde's derive's message for a sequence that ends early: the shape
@@ -586,8 +594,7 @@ pub(crate) fn fields_visitor_with(
         let missing = defaulted(field, rules);
         // Spanned on the field's type, as the seed is (see `seed`).
         let span = syn::spanned::Spanned::span(&field.ty);
-        let next =
-            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed));
+        let next = quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut #seq_local, #seed));
         // One match, not `?` and a match: a debug build keeps `?`'s
         // temporaries (the value once more) in this frame, which a
         // recursive type's every level holds across its fields' decode.
@@ -737,7 +744,8 @@ fn map_form(
         .map(|(_, f)| {
             let seed = seed(f, arena, rules);
             let span = syn::spanned::Spanned::span(&f.ty);
-            quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
+            let map = quote!(__map);
+            quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut #map, #seed)?)
         })
         .collect();
     let finish = fields.iter().zip(locals).map(|(field, local)| {
@@ -769,10 +777,11 @@ fn map_form(
             // everything else the format's `missing_field` error.
             let seed = seed(field, arena, rules);
             let span = syn::spanned::Spanned::span(&field.ty);
+            let error = quote!(__M::Error);
             let read = quote_spanned! {span=>
                 __serde::de::DeserializeSeed::deserialize(
                     #seed,
-                    __tickarena::serde::__private::MissingField::<__M::Error>::new(#key),
+                    __tickarena::serde::__private::MissingField::<#error>::new(#key),
                 )?
             };
             quote! {
