@@ -88,6 +88,49 @@ mod arena {
         #[serde(flatten)]
         pub inner: Inner<'a>,
     }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub enum External<'a> {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            inner: Inner<'a>,
+        },
+        Plain(u8),
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "type")]
+    pub enum Internal<'a> {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            inner: Inner<'a>,
+        },
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent<'a> {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            inner: Inner<'a>,
+        },
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(untagged)]
+    pub enum Untagged<'a> {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            extra: Option<Extra>,
+            #[serde(flatten)]
+            inner: Inner<'a>,
+        },
+        Num(u8),
+    }
 }
 
 #[allow(dead_code)]
@@ -158,6 +201,49 @@ mod heap {
         pub id: u32,
         #[serde(flatten)]
         pub inner: Inner,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    pub enum External {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            inner: Inner,
+        },
+        Plain(u8),
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(tag = "type")]
+    pub enum Internal {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            inner: Inner,
+        },
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            inner: Inner,
+        },
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(untagged)]
+    pub enum Untagged {
+        Named {
+            id: u32,
+            #[serde(flatten)]
+            extra: Option<Extra>,
+            #[serde(flatten)]
+            inner: Inner,
+        },
+        Num(u8),
     }
 }
 
@@ -276,6 +362,42 @@ fn deny_unknown_fields_refuses_what_no_flattened_field_took() {
 }
 
 #[test]
+fn struct_variants_flatten_under_every_tagging() {
+    let named = r#"Named { id: 1, inner: Inner { y: 2, tag: "t" } }"#;
+    let external = |json| same!(arena::External<'_>, heap::External, json);
+    assert_eq!(
+        external(r#"{"Named":{"tag":"t","id":1,"y":2}}"#).unwrap(),
+        named
+    );
+    assert!(
+        external(r#"{"Named":[1,2,"t"]}"#)
+            .unwrap_err()
+            .contains("expected struct variant External::Named")
+    );
+    let internal = |json| same!(arena::Internal<'_>, heap::Internal, json);
+    assert_eq!(
+        internal(r#"{"y":2,"type":"Named","tag":"t","id":1}"#).unwrap(),
+        named
+    );
+    let adjacent = |json| same!(arena::Adjacent<'_>, heap::Adjacent, json);
+    assert_eq!(
+        adjacent(r#"{"c":{"id":1,"y":2,"tag":"t"},"t":"Named"}"#).unwrap(),
+        named
+    );
+    let untagged = |json| same!(arena::Untagged<'_>, heap::Untagged, json);
+    assert_eq!(
+        untagged(r#"{"id":1,"y":2,"tag":"t","z":3}"#).unwrap(),
+        r#"Named { id: 1, extra: Some(Extra { z: 3 }), inner: Inner { y: 2, tag: "t" } }"#
+    );
+    assert_eq!(untagged("4").unwrap(), "Num(4)");
+    assert!(
+        untagged(r#"{"id":1}"#)
+            .unwrap_err()
+            .contains("did not match")
+    );
+}
+
+#[test]
 fn postcard_cannot_read_a_flattened_struct_under_either_derive() {
     let bytes = postcard::to_allocvec(&(1u32, 2i64, "t", "n")).unwrap();
     assert!(postcard_alike!(arena::Flat<'_>, heap::Flat, &bytes).is_err());
@@ -283,7 +405,7 @@ fn postcard_cannot_read_a_flattened_struct_under_either_derive() {
 
 const KEYS: &[&str] = &[
     "id", "y", "tag", "z", "name", "top", "list", "Walk", "speed", "Say", "type", "Ping", "Chat",
-    "text", "other",
+    "text", "other", "Named", "Plain", "t", "c",
 ];
 
 /// A written `Flat`, and its mutations: keys dropped, repeated,
@@ -336,5 +458,9 @@ proptest! {
         let _ = same!(arena::FlatEnums<'_>, heap::FlatEnums, &json);
         let _ = same!(arena::Nested<'_>, heap::Nested, &json);
         let _ = same!(arena::Strict<'_>, heap::Strict, &json);
+        let _ = same!(arena::External<'_>, heap::External, &json);
+        let _ = same!(arena::Internal<'_>, heap::Internal, &json);
+        let _ = same!(arena::Adjacent<'_>, heap::Adjacent, &json);
+        let _ = same!(arena::Untagged<'_>, heap::Untagged, &json);
     }
 }

@@ -113,6 +113,20 @@ mod arena {
     }
 
     #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "t", content = "c", deny_unknown_fields)]
+    pub enum AdjacentStrict {
+        Unit,
+        Newtype(u32),
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "kind", deny_unknown_fields)]
+    pub enum InternalStrict {
+        Unit,
+        Point { x: i8 },
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
     #[serde(tag = "t", content = "c")]
     pub enum Adjacent<'a> {
         Unit,
@@ -149,6 +163,20 @@ mod heap {
         },
         #[serde(rename = "renamed")]
         Empty {},
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(tag = "t", content = "c", deny_unknown_fields)]
+    pub enum AdjacentStrict {
+        Unit,
+        Newtype(u32),
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(tag = "kind", deny_unknown_fields)]
+    pub enum InternalStrict {
+        Unit,
+        Point { x: i8 },
     }
 
     #[derive(serde::Deserialize, Debug)]
@@ -285,6 +313,28 @@ fn adjacently_tagged_errors_are_serdes() {
 }
 
 #[test]
+fn deny_unknown_fields_on_tagged_enums_is_serdes() {
+    let adjacent = |json| same!(arena::AdjacentStrict, heap::AdjacentStrict, json);
+    assert_eq!(adjacent(r#"{"t":"Newtype","c":1}"#).unwrap(), "Newtype(1)");
+    let error = adjacent(r#"{"t":"Newtype","x":0,"c":1}"#).unwrap_err();
+    assert!(
+        error.contains(r#"invalid value: string "x", expected "t" or "c""#),
+        "{error}"
+    );
+    let error = adjacent(r#"{"t":"Unit","c":null,"x":0}"#).unwrap_err();
+    assert!(error.contains(r#"expected "t" or "c""#), "{error}");
+    let internal = |json| same!(arena::InternalStrict, heap::InternalStrict, json);
+    assert_eq!(
+        internal(r#"{"x":1,"kind":"Point"}"#).unwrap(),
+        "Point { x: 1 }"
+    );
+    let error = internal(r#"{"x":1,"kind":"Point","y":2}"#).unwrap_err();
+    assert!(error.contains("unknown field `y`, expected `x`"), "{error}");
+    // A unit variant reads whatever is beside its tag (serde's).
+    assert_eq!(internal(r#"{"kind":"Unit","y":2}"#).unwrap(), "Unit");
+}
+
+#[test]
 fn postcard_cannot_read_a_tagged_enum_under_either_derive() {
     let bytes = postcard::to_allocvec(&(0u8, 7u32)).unwrap();
     let refused = postcard_alike!(arena::Internal<'_>, heap::Internal, &bytes);
@@ -374,5 +424,6 @@ proptest! {
     #[test]
     fn random_documents_read_alike_adjacently_tagged(json in document(ADJACENT_KEYS)) {
         let _ = adjacent(&json);
+        let _ = same!(arena::AdjacentStrict, heap::AdjacentStrict, &json);
     }
 }

@@ -986,6 +986,18 @@ pub(crate) fn enum_body(
                     )
                 }
             }
+            // Flattened fields: a map only, through the variant's
+            // newtype (serde's): `flatten.rs`.
+            Shape::Named(_) if crate::flatten::has_flatten(shape) => {
+                let visitor = format_ident!("__Variant{index}");
+                let expecting = format!("struct variant {name}::{ident}");
+                visitors.push(crate::flatten::visitor_def(&visitor, ty, &path, &expecting, shape, rules));
+                quote! {
+                    #arm => __serde::de::VariantAccess::newtype_variant_seed(
+                        __variant, #visitor { arena: self.arena },
+                    )
+                }
+            }
             Shape::Named(fields) => {
                 let visitor = format_ident!("__Variant{index}");
                 let expecting = format!("struct variant {name}::{ident}");

@@ -22,31 +22,55 @@ pub(crate) fn has_flatten(shape: &Shape) -> bool {
     }
 }
 
-/// The body of `deserialize_in` for a struct with flattened fields.
+/// The body of `deserialize_in` for a struct with flattened fields: read
+/// as a map, whatever the format's hint.
 pub(crate) fn struct_body(
     ty: &TokenStream,
     name: &Ident,
     shape: &Shape,
     rules: &Rules<'_>,
 ) -> syn::Result<TokenStream> {
-    let lifetime: &Lifetime = rules.lifetime;
-    let fields = match shape {
-        Shape::Named(fields) => fields,
-        Shape::Tuple(fields) => {
-            // serde's messages.
-            let message = if fields.len() == 1 {
-                "#[serde(flatten)] cannot be used on newtype structs"
-            } else {
-                "#[serde(flatten)] cannot be used on tuple structs"
-            };
-            let field = fields.iter().find(|f| f.attrs.flatten.is_some());
-            let span = field
-                .and_then(|f| f.attrs.flatten)
-                .unwrap_or_else(proc_macro2::Span::call_site);
-            return Err(Error::new(span, message));
-        }
-        Shape::Unit => unreachable!("a unit struct has no field to flatten"),
+    if let Shape::Tuple(fields) = shape {
+        return Err(tuple_refused(fields));
+    }
+    let visitor = Ident::new("__Visitor", proc_macro2::Span::call_site());
+    let expecting = format!("struct {name}");
+    let def = visitor_def(&visitor, ty, &quote!(#name), &expecting, shape, rules);
+    Ok(quote! {
+        #def
+        __serde::Deserializer::deserialize_map(__deserializer, #visitor { arena: __arena })
+    })
+}
+
+/// serde's refusal of `flatten` among `fields`, a tuple struct's (or a
+/// tuple variant's), under the flattened field.
+pub(crate) fn tuple_refused(fields: &[Field]) -> Error {
+    let message = if fields.len() == 1 {
+        "#[serde(flatten)] cannot be used on newtype structs"
+    } else {
+        "#[serde(flatten)] cannot be used on tuple structs"
     };
+    let span = fields
+        .iter()
+        .find_map(|f| f.attrs.flatten)
+        .unwrap_or_else(proc_macro2::Span::call_site);
+    Error::new(span, message)
+}
+
+/// The visitor `visitor` (`struct visitor { arena }`) of a struct, or a
+/// struct variant (`path`), with flattened fields: `visit_map` only, and a
+/// `DeserializeSeed` that asks for a map (what an externally tagged
+/// variant is read through, as serde's).
+pub(crate) fn visitor_def(
+    visitor: &Ident,
+    ty: &TokenStream,
+    path: &TokenStream,
+    expecting: &str,
+    shape: &Shape,
+    rules: &Rules<'_>,
+) -> TokenStream {
+    let lifetime: &Lifetime = rules.lifetime;
+    let fields = shape.fields();
     let arena = quote!(__arena);
     let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
     let is_own = |f: &Field| f.attrs.flatten.is_none() && !f.attrs.skip;
@@ -138,16 +162,23 @@ pub(crate) fn struct_body(
         .then(|| quote!(__collect.deny_unknown::<__M::Error>()?;));
     let default = let_default(ty, rules);
     let members = fields.iter().map(|f| &f.member);
-    let build = quote!(#name { #(#members: #locals),* });
-    let expecting = rules
-        .expecting
-        .map_or_else(|| format!("struct {name}"), str::to_owned);
-    Ok(quote! {
+    let build = quote!(#path { #(#members: #locals),* });
+    let expecting = rules.expecting.unwrap_or(expecting);
+    quote! {
         #[allow(dead_code)] // a type with no arena data does not read it
-        struct __Visitor<#lifetime> {
+        struct #visitor<#lifetime> {
             arena: &#lifetime __tickarena::FrameArena,
         }
-        impl<'__de, #lifetime> __serde::de::Visitor<'__de> for __Visitor<#lifetime> {
+        impl<'__de, #lifetime> __serde::de::DeserializeSeed<'__de> for #visitor<#lifetime> {
+            type Value = #ty;
+            fn deserialize<__D>(self, __deserializer: __D) -> ::core::result::Result<#ty, __D::Error>
+            where
+                __D: __serde::Deserializer<'__de>,
+            {
+                __serde::Deserializer::deserialize_map(__deserializer, self)
+            }
+        }
+        impl<'__de, #lifetime> __serde::de::Visitor<'__de> for #visitor<#lifetime> {
             type Value = #ty;
 
             fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -250,6 +281,5 @@ pub(crate) fn struct_body(
                 ::core::result::Result::Ok(#build)
             }
         }
-        __serde::Deserializer::deserialize_map(__deserializer, __Visitor { arena: __arena })
-    })
+    }
 }

@@ -138,14 +138,11 @@ fn check(variants: &[Variant<'_>], data: &DataEnum, tagging: &Tagging<'_>, error
                  the enum",
             ));
         }
-        if let Shape::Named(fields) | Shape::Tuple(fields) = variant.shape {
-            for field in fields.iter().filter(|f| f.attrs.flatten.is_some()) {
-                errors.push(Error::new_spanned(
-                    &field.ty,
-                    "#[derive(DeserializeIn)] does not follow `#[serde(flatten)]` in an enum's \
-                     variant yet: flatten a struct's field, or write the variant's fields out",
-                ));
-            }
+        // `flatten` in a tuple variant: serde's refusal.
+        if let Shape::Tuple(fields) = variant.shape
+            && fields.iter().any(|f| f.attrs.flatten.is_some())
+        {
+            errors.push(crate::flatten::tuple_refused(fields));
         }
         if let Tagging::Internal(tag) = tagging {
             match variant.shape {
@@ -246,6 +243,11 @@ fn variant_visitor(cx: &Cx<'_>, variant: &Variant<'_>, struct_seq: bool) -> Toke
                 false,
                 true,
             )
+        }
+        // Flattened fields: a map only (serde's).
+        Style::Struct if crate::flatten::has_flatten(variant.shape) => {
+            let expecting = format!("struct variant {}::{ident}", cx.rust_name);
+            crate::flatten::visitor_def(&visitor, cx.ty, &path, &expecting, variant.shape, cx.rules)
         }
         Style::Struct => {
             let expecting = cx.expecting(format!("struct variant {}::{ident}", cx.rust_name));

@@ -1,6 +1,5 @@
-// `flatten` needs a map: serde's derive refuses it in a tuple struct, with
-// its message; in an enum's variant this derive does not follow it yet,
-// and says what to write instead.
+// `flatten` needs a map: serde's derive refuses it in a tuple struct and a
+// tuple variant, with its message.
 #[derive(tickarena::DeserializeIn)]
 struct Pair<'a>(#[serde(flatten)] Inner<'a>, u8);
 
@@ -11,11 +10,7 @@ struct Inner<'a> {
 
 #[derive(tickarena::DeserializeIn)]
 enum Event<'a> {
-    Named {
-        id: u32,
-        #[serde(flatten)]
-        inner: Inner<'a>,
-    },
+    Named(u32, #[serde(flatten)] Inner<'a>),
 }
 
 fn main() {}
