@@ -1585,6 +1585,70 @@ twins! {
         b: i8,
     }
 
+    pub struct DeserializeWithStruct {
+        a: i8,
+        #[serde(deserialize_with = "bool_as_i32")]
+        b: i32,
+    }
+
+    pub enum DeserializeWithEnum {
+        Struct {
+            a: i8,
+            #[serde(deserialize_with = "bool_as_i32")]
+            b: i32,
+        },
+    }
+
+    #[serde(rename(serialize = "SuperheroSer", deserialize = "SuperheroDe"))]
+    pub enum RenameEnumSerializeDeserialize {
+        #[serde(rename(serialize = "dick_grayson", deserialize = "jason_todd"))]
+        Robin {
+            a: i8,
+            #[serde(rename(serialize = "c"))]
+            #[serde(rename(deserialize = "d"))]
+            b: i8,
+        },
+    }
+
+    pub enum InvalidLengthEnum {
+        A(i32, i32, i32),
+        B(#[serde(skip_deserializing)] i32, i32, i32),
+    }
+
+    #[serde(from = "Option<u32>")]
+    pub enum EnumToU32 {
+        One,
+        Two,
+        Nothing,
+    }
+
+    #[serde(from = "super::ported_heap::EnumToU32")]
+    pub struct StructFromEnum(pub Option<u32>);
+
+    #[serde(try_from = "u32")]
+    pub enum TryFromU32 {
+        One,
+        Two,
+    }
+
+    #[serde(transparent)]
+    pub struct Transparent {
+        #[serde(skip)]
+        a: bool,
+        b: u32,
+        #[serde(skip)]
+        c: bool,
+        d: std::marker::PhantomData<()>,
+    }
+
+    #[serde(transparent)]
+    pub struct TransparentTuple(
+        #[serde(skip)] bool,
+        u32,
+        #[serde(skip)] bool,
+        std::marker::PhantomData<()>,
+    );
+
     pub enum WithVariant {
         #[serde(deserialize_with = "i8_as_unit")]
         Unit,
@@ -1596,6 +1660,41 @@ twins! {
         Struct { f1: String, f2: u8 },
     }
 }
+
+/// The conversions of the ported `from`/`try_from` types, for both twins.
+macro_rules! conversions {
+    ($($module:ident),*) => {$(
+        impl From<Option<u32>> for $module::EnumToU32 {
+            fn from(n: Option<u32>) -> Self {
+                match n {
+                    Some(1) => $module::EnumToU32::One,
+                    Some(2) => $module::EnumToU32::Two,
+                    _ => $module::EnumToU32::Nothing,
+                }
+            }
+        }
+        impl From<ported_heap::EnumToU32> for $module::StructFromEnum {
+            fn from(n: ported_heap::EnumToU32) -> Self {
+                $module::StructFromEnum(match n {
+                    ported_heap::EnumToU32::One => Some(1),
+                    ported_heap::EnumToU32::Two => Some(2),
+                    ported_heap::EnumToU32::Nothing => None,
+                })
+            }
+        }
+        impl TryFrom<u32> for $module::TryFromU32 {
+            type Error = String;
+            fn try_from(n: u32) -> Result<Self, String> {
+                match n {
+                    1 => Ok($module::TryFromU32::One),
+                    2 => Ok($module::TryFromU32::Two),
+                    _ => Err("out of range".to_owned()),
+                }
+            }
+        }
+    )*};
+}
+conversions!(ported_heap, ported_arena);
 
 /// The token documents of serde's `test_annotations` for the attributes
 /// above (and mutations of them: cut short, unknown keys, wrong names),
@@ -1676,6 +1775,29 @@ fn serdes_annotation_cases_read_alike() {
         [Struct { name: "SkipStruct", len: 1 }, Str("a"), I8(1), StructEnd],
         [Struct { name: "SkipStruct", len: 1 }, Str("a"), I8(1), Str("b"), I8(2), StructEnd],
     );
+    case!(DeserializeWithStruct:
+        [Struct { name: "DeserializeWithStruct", len: 2 }, Str("a"), I8(1), Str("b"), Bool(false), StructEnd],
+        [Struct { name: "DeserializeWithStruct", len: 2 }, Str("a"), I8(1), Str("b"), Bool(true), StructEnd],
+        [Struct { name: "DeserializeWithStruct", len: 2 }, Str("a"), I8(1), StructEnd],
+    );
+    case!(DeserializeWithEnum:
+        [StructVariant { name: "DeserializeWithEnum", variant: "Struct", len: 2 }, Str("a"), I8(1), Str("b"), Bool(true), StructVariantEnd],
+    );
+    case!(RenameEnumSerializeDeserialize:
+        [StructVariant { name: "SuperheroDe", variant: "jason_todd", len: 2 }, Str("a"), I8(0), Str("d"), I8(1), StructVariantEnd],
+        [StructVariant { name: "SuperheroDe", variant: "jason_todd", len: 2 }, Str("a"), I8(0), StructVariantEnd],
+        [StructVariant { name: "SuperheroDe", variant: "dick_grayson", len: 2 }],
+    );
+    case!(InvalidLengthEnum:
+        [TupleVariant { name: "InvalidLengthEnum", variant: "A", len: 3 }, I32(1), TupleVariantEnd],
+        [TupleVariant { name: "InvalidLengthEnum", variant: "B", len: 3 }, I32(1), TupleVariantEnd],
+        [TupleVariant { name: "InvalidLengthEnum", variant: "B", len: 2 }, I32(1), I32(2), TupleVariantEnd],
+    );
+    case!(EnumToU32: [Token::Some, U32(2)], [Token::None], [U32(2)]);
+    case!(StructFromEnum: [Token::Some, U32(2)], [Token::None]);
+    case!(TryFromU32: [U32(2)], [U32(5)], [Str("x")]);
+    case!(Transparent: [U32(1)], [Str("x")]);
+    case!(TransparentTuple: [U32(1)], [NewtypeStruct { name: "TransparentTuple" }, U32(1)]);
     case!(WithVariant:
         [NewtypeVariant { name: "WithVariant", variant: "Unit" }, I8(0)],
         [NewtypeVariant { name: "WithVariant", variant: "Unit" }, I8(1)],
