@@ -1809,3 +1809,33 @@ fn serdes_annotation_cases_read_alike() {
         [UnitVariant { name: "WithVariant", variant: "Unit" }],
     );
 }
+
+/// Neither `DeserializeIn` nor `Deserialize`: only a function makes one.
+#[derive(Debug)]
+pub struct Opaque(u8);
+
+static OPAQUE: [Opaque; 2] = [Opaque(0), Opaque(1)];
+
+fn opaque<'de, 'a, D: serde::Deserializer<'de>>(d: D) -> Result<&'a Opaque, D::Error> {
+    Ok(&OPAQUE[usize::from(bool::deserialize(d)?)])
+}
+
+#[derive(tickarena::DeserializeIn, Debug)]
+struct HoldsOpaque<'a> {
+    #[serde(deserialize_with = "opaque")]
+    opaque: &'a Opaque,
+    name: &'a str,
+}
+
+/// A field that borrows the arena and is read by its own function need not
+/// be `DeserializeIn` (as under serde's derive, where it need not be
+/// `Deserialize`).
+#[test]
+fn a_field_read_by_a_function_needs_no_deserialize_in() {
+    let arena = FrameArena::new();
+    let json = r#"{"opaque": true, "name": "n"}"#;
+    let held: HoldsOpaque<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    assert_eq!((held.opaque.0, held.name), (1, "n"));
+}

@@ -189,12 +189,10 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
         for field in shape.fields().iter().filter(|f| !f.attrs.skip) {
             let at = quote!(#arena_lifetime);
-            heap_free.push(crate::no_heap::heap_free(
-                &field.ty,
-                field.in_arena,
-                name,
-                &at,
-            ));
+            // A field its own function reads need not be `DeserializeIn`:
+            // judged as a plain field (whether it needs dropping).
+            let in_arena = field.in_arena && field.attrs.deserialize_with.is_none();
+            heap_free.push(crate::no_heap::heap_free(&field.ty, in_arena, name, &at));
             if no_heap {
                 let member = &field.member;
                 let member = quote!(#member).to_string();
@@ -202,7 +200,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 no_heap_checks.push(crate::no_heap::check(
                     &shown,
                     &field.ty,
-                    field.in_arena,
+                    in_arena,
                     name,
                     lifetime.as_ref(),
                 ));
