@@ -1839,3 +1839,27 @@ fn a_field_read_by_a_function_needs_no_deserialize_in() {
         .unwrap();
     assert_eq!((held.opaque.0, held.name), (1, "n"));
 }
+
+/// Made by `from`: its fields are not read, and need not be `DeserializeIn`.
+#[derive(tickarena::DeserializeIn, Debug)]
+#[serde(from = "bool")]
+struct FromBool<'a> {
+    opaque: &'a Opaque,
+}
+
+impl From<bool> for FromBool<'_> {
+    fn from(b: bool) -> Self {
+        FromBool {
+            opaque: &OPAQUE[usize::from(b)],
+        }
+    }
+}
+
+#[test]
+fn a_converted_types_fields_need_no_deserialize_in() {
+    let arena = FrameArena::new();
+    let made: FromBool<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str("true"))
+        .unwrap();
+    assert_eq!(made.opaque.0, 1);
+}
