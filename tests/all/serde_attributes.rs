@@ -945,8 +945,7 @@ fn deny_unknown_fields_refuses_unknown_keys_with_serdes_message() {
         Token::U64(2),
         Token::U8(9),
     ] {
-        let doc: &'static [Token] = strict(key).leak();
-        same_tokens::<heap::Strict, arena::Strict<'_>>(doc);
+        same_tokens::<heap::Strict, arena::Strict<'_>>(&strict(key));
     }
 }
 
@@ -1176,7 +1175,6 @@ fn other_reads_every_unknown_tag() {
             Token::Unit,
         ][..],
     ] {
-        let doc: &'static [Token] = doc.to_vec().leak();
         same_tokens::<heap::Command, arena::Command<'_>>(doc);
     }
 }
@@ -1585,6 +1583,70 @@ twins! {
         b: i8,
     }
 
+    pub struct DeserializeWithStruct {
+        a: i8,
+        #[serde(deserialize_with = "bool_as_i32")]
+        b: i32,
+    }
+
+    pub enum DeserializeWithEnum {
+        Struct {
+            a: i8,
+            #[serde(deserialize_with = "bool_as_i32")]
+            b: i32,
+        },
+    }
+
+    #[serde(rename(serialize = "SuperheroSer", deserialize = "SuperheroDe"))]
+    pub enum RenameEnumSerializeDeserialize {
+        #[serde(rename(serialize = "dick_grayson", deserialize = "jason_todd"))]
+        Robin {
+            a: i8,
+            #[serde(rename(serialize = "c"))]
+            #[serde(rename(deserialize = "d"))]
+            b: i8,
+        },
+    }
+
+    pub enum InvalidLengthEnum {
+        A(i32, i32, i32),
+        B(#[serde(skip_deserializing)] i32, i32, i32),
+    }
+
+    #[serde(from = "Option<u32>")]
+    pub enum EnumToU32 {
+        One,
+        Two,
+        Nothing,
+    }
+
+    #[serde(from = "super::ported_heap::EnumToU32")]
+    pub struct StructFromEnum(pub Option<u32>);
+
+    #[serde(try_from = "u32")]
+    pub enum TryFromU32 {
+        One,
+        Two,
+    }
+
+    #[serde(transparent)]
+    pub struct Transparent {
+        #[serde(skip)]
+        a: bool,
+        b: u32,
+        #[serde(skip)]
+        c: bool,
+        d: std::marker::PhantomData<()>,
+    }
+
+    #[serde(transparent)]
+    pub struct TransparentTuple(
+        #[serde(skip)] bool,
+        u32,
+        #[serde(skip)] bool,
+        std::marker::PhantomData<()>,
+    );
+
     pub enum WithVariant {
         #[serde(deserialize_with = "i8_as_unit")]
         Unit,
@@ -1596,6 +1658,41 @@ twins! {
         Struct { f1: String, f2: u8 },
     }
 }
+
+/// The conversions of the ported `from`/`try_from` types, for both twins.
+macro_rules! conversions {
+    ($($module:ident),*) => {$(
+        impl From<Option<u32>> for $module::EnumToU32 {
+            fn from(n: Option<u32>) -> Self {
+                match n {
+                    Some(1) => $module::EnumToU32::One,
+                    Some(2) => $module::EnumToU32::Two,
+                    _ => $module::EnumToU32::Nothing,
+                }
+            }
+        }
+        impl From<ported_heap::EnumToU32> for $module::StructFromEnum {
+            fn from(n: ported_heap::EnumToU32) -> Self {
+                $module::StructFromEnum(match n {
+                    ported_heap::EnumToU32::One => Some(1),
+                    ported_heap::EnumToU32::Two => Some(2),
+                    ported_heap::EnumToU32::Nothing => None,
+                })
+            }
+        }
+        impl TryFrom<u32> for $module::TryFromU32 {
+            type Error = String;
+            fn try_from(n: u32) -> Result<Self, String> {
+                match n {
+                    1 => Ok($module::TryFromU32::One),
+                    2 => Ok($module::TryFromU32::Two),
+                    _ => Err("out of range".to_owned()),
+                }
+            }
+        }
+    )*};
+}
+conversions!(ported_heap, ported_arena);
 
 /// The token documents of serde's `test_annotations` for the attributes
 /// above (and mutations of them: cut short, unknown keys, wrong names),
@@ -1676,6 +1773,29 @@ fn serdes_annotation_cases_read_alike() {
         [Struct { name: "SkipStruct", len: 1 }, Str("a"), I8(1), StructEnd],
         [Struct { name: "SkipStruct", len: 1 }, Str("a"), I8(1), Str("b"), I8(2), StructEnd],
     );
+    case!(DeserializeWithStruct:
+        [Struct { name: "DeserializeWithStruct", len: 2 }, Str("a"), I8(1), Str("b"), Bool(false), StructEnd],
+        [Struct { name: "DeserializeWithStruct", len: 2 }, Str("a"), I8(1), Str("b"), Bool(true), StructEnd],
+        [Struct { name: "DeserializeWithStruct", len: 2 }, Str("a"), I8(1), StructEnd],
+    );
+    case!(DeserializeWithEnum:
+        [StructVariant { name: "DeserializeWithEnum", variant: "Struct", len: 2 }, Str("a"), I8(1), Str("b"), Bool(true), StructVariantEnd],
+    );
+    case!(RenameEnumSerializeDeserialize:
+        [StructVariant { name: "SuperheroDe", variant: "jason_todd", len: 2 }, Str("a"), I8(0), Str("d"), I8(1), StructVariantEnd],
+        [StructVariant { name: "SuperheroDe", variant: "jason_todd", len: 2 }, Str("a"), I8(0), StructVariantEnd],
+        [StructVariant { name: "SuperheroDe", variant: "dick_grayson", len: 2 }],
+    );
+    case!(InvalidLengthEnum:
+        [TupleVariant { name: "InvalidLengthEnum", variant: "A", len: 3 }, I32(1), TupleVariantEnd],
+        [TupleVariant { name: "InvalidLengthEnum", variant: "B", len: 3 }, I32(1), TupleVariantEnd],
+        [TupleVariant { name: "InvalidLengthEnum", variant: "B", len: 2 }, I32(1), I32(2), TupleVariantEnd],
+    );
+    case!(EnumToU32: [Token::Some, U32(2)], [Token::None], [U32(2)]);
+    case!(StructFromEnum: [Token::Some, U32(2)], [Token::None]);
+    case!(TryFromU32: [U32(2)], [U32(5)], [Str("x")]);
+    case!(Transparent: [U32(1)], [Str("x")]);
+    case!(TransparentTuple: [U32(1)], [NewtypeStruct { name: "TransparentTuple" }, U32(1)]);
     case!(WithVariant:
         [NewtypeVariant { name: "WithVariant", variant: "Unit" }, I8(0)],
         [NewtypeVariant { name: "WithVariant", variant: "Unit" }, I8(1)],
@@ -1686,4 +1806,58 @@ fn serdes_annotation_cases_read_alike() {
         [NewtypeVariant { name: "WithVariant", variant: "Tuple" }, Str("hello")],
         [UnitVariant { name: "WithVariant", variant: "Unit" }],
     );
+}
+
+/// Neither `DeserializeIn` nor `Deserialize`: only a function makes one.
+#[derive(Debug)]
+pub struct Opaque(u8);
+
+static OPAQUE: [Opaque; 2] = [Opaque(0), Opaque(1)];
+
+fn opaque<'de, 'a, D: serde::Deserializer<'de>>(d: D) -> Result<&'a Opaque, D::Error> {
+    Ok(&OPAQUE[usize::from(bool::deserialize(d)?)])
+}
+
+#[derive(tickarena::DeserializeIn, Debug)]
+struct HoldsOpaque<'a> {
+    #[serde(deserialize_with = "opaque")]
+    opaque: &'a Opaque,
+    name: &'a str,
+}
+
+/// A field that borrows the arena and is read by its own function need not
+/// be `DeserializeIn` (as under serde's derive, where it need not be
+/// `Deserialize`).
+#[test]
+fn a_field_read_by_a_function_needs_no_deserialize_in() {
+    let arena = FrameArena::new();
+    let json = r#"{"opaque": true, "name": "n"}"#;
+    let held: HoldsOpaque<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    assert_eq!((held.opaque.0, held.name), (1, "n"));
+}
+
+/// Made by `from`: its fields are not read, and need not be `DeserializeIn`.
+#[derive(tickarena::DeserializeIn, Debug)]
+#[serde(from = "bool")]
+struct FromBool<'a> {
+    opaque: &'a Opaque,
+}
+
+impl From<bool> for FromBool<'_> {
+    fn from(b: bool) -> Self {
+        FromBool {
+            opaque: &OPAQUE[usize::from(b)],
+        }
+    }
+}
+
+#[test]
+fn a_converted_types_fields_need_no_deserialize_in() {
+    let arena = FrameArena::new();
+    let made: FromBool<'_> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str("true"))
+        .unwrap();
+    assert_eq!(made.opaque.0, 1);
 }

@@ -183,18 +183,19 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     // `bound`: the type's, and its fields' and variants'.
     let mut bounds: Vec<syn::WherePredicate> = container.bound.clone().unwrap_or_default();
     let mut variant_bounds = Vec::new();
+    let converted = container.from.is_some() || container.try_from.is_some();
     let mut check_fields = |shape: &Shape, variant: Option<&Ident>| {
         for field in shape.fields() {
             bounds.extend(field.attrs.bound.iter().flatten().cloned());
         }
         for field in shape.fields().iter().filter(|f| !f.attrs.skip) {
             let at = quote!(#arena_lifetime);
-            heap_free.push(crate::no_heap::heap_free(
-                &field.ty,
-                field.in_arena,
-                name,
-                &at,
-            ));
+            // A field its own function reads, or any field of a type
+            // converted from another (`from`, `try_from`), need not be
+            // `DeserializeIn`: judged as a plain field (whether it needs
+            // dropping).
+            let in_arena = field.in_arena && field.attrs.deserialize_with.is_none() && !converted;
+            heap_free.push(crate::no_heap::heap_free(&field.ty, in_arena, name, &at));
             if no_heap {
                 let member = &field.member;
                 let member = quote!(#member).to_string();
@@ -202,7 +203,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 no_heap_checks.push(crate::no_heap::check(
                     &shown,
                     &field.ty,
-                    field.in_arena,
+                    in_arena,
                     name,
                     lifetime.as_ref(),
                 ));
@@ -223,7 +224,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         lifetime: &arena_lifetime,
     };
     // `from` / `try_from`: the whole decode is the other type's.
-    let converted = |errors: Errors| -> syn::Result<Option<TokenStream>> {
+    let conversion = |errors: Errors| -> syn::Result<Option<TokenStream>> {
         errors.finish()?;
         Ok(converted_body(&container, lifetime.as_ref(), &ty))
     };
@@ -240,7 +241,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             let transparent = container
                 .transparent
                 .map(|span| transparent_field(&shape, span, &mut errors));
-            match converted(errors)? {
+            match conversion(errors)? {
                 Some(body) => body,
                 None => match transparent {
                     Some(field) => transparent_body(&quote!(#name), &shape, field.unwrap(), &rules),
@@ -273,7 +274,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                     attrs,
                 });
             }
-            match converted(errors)? {
+            match conversion(errors)? {
                 Some(body) => body,
                 // Tagged or untagged (`tag`, `tag` + `content`,
                 // `untagged`): `tagged.rs`; else externally tagged.

@@ -771,7 +771,45 @@ fn dotted(key: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::depends_on;
+    use super::{RenameRule, depends_on};
+
+    /// Every style on a variant's name and a field's (serde's tables).
+    #[test]
+    fn rename_rules_follow_serdes_styles() {
+        use RenameRule::*;
+        let cases = [
+            (None, "VeryTasty", "very_tasty"),
+            (Lower, "verytasty", "very_tasty"),
+            (Upper, "VERYTASTY", "VERY_TASTY"),
+            (Pascal, "VeryTasty", "VeryTasty"),
+            (Camel, "veryTasty", "veryTasty"),
+            (Snake, "very_tasty", "very_tasty"),
+            (ScreamingSnake, "VERY_TASTY", "VERY_TASTY"),
+            (Kebab, "very-tasty", "very-tasty"),
+            (ScreamingKebab, "VERY-TASTY", "VERY-TASTY"),
+        ];
+        for (rule, variant, field) in cases {
+            assert_eq!(rule.apply_to_variant("VeryTasty"), variant, "{rule:?}");
+            assert_eq!(rule.apply_to_field("very_tasty"), field, "{rule:?}");
+        }
+        assert_eq!(Camel.apply_to_variant("A"), "a");
+        assert_eq!(Snake.apply_to_variant("A"), "a");
+        assert_eq!(Pascal.apply_to_field("a"), "A");
+        assert_eq!(Camel.apply_to_field(""), "");
+        assert_eq!(None.or(Kebab), Kebab);
+        assert_eq!(Lower.or(Kebab), Lower);
+    }
+
+    #[test]
+    fn an_unknown_rule_names_the_known_ones() {
+        let error = RenameRule::parse(&syn::parse_quote!("Title Case")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown rename rule `rename_all = \"Title Case\"`, expected one of \"lowercase\", \
+             \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \
+             \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\""
+        );
+    }
 
     #[test]
     fn a_dependency_is_found_in_every_form_cargo_takes() {
