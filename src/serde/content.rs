@@ -195,27 +195,101 @@ impl<'de, 'a> Visitor<'de> for ContentSeed<'a> {
     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Content<'a>, S::Error> {
         let arena = self.0;
         let _level = limits::enter::<S::Error>(arena)?;
-        let mut items = list::<Content<'a>, S::Error>(arena, seq.size_hint())?;
+        let mut items = Gather::<_, SHORT>::new(arena, Content::Unit);
         while let Some(item) = seq.next_element_seed(self)? {
-            push(arena, &mut items, item)?;
+            items.push(item)?;
         }
-        Ok(Content::Seq(frozen(items)))
+        items.finish().map(Content::Seq)
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Content<'a>, M::Error> {
         let arena = self.0;
         let _level = limits::enter::<M::Error>(arena)?;
-        let mut entries = list::<(Content<'a>, Content<'a>), M::Error>(arena, map.size_hint())?;
+        let mut entries = Gather::<_, SHORT>::new(arena, (Content::Unit, Content::Unit));
         while let Some(entry) = map.next_entry_seed(self, self)? {
-            push(arena, &mut entries, entry)?;
+            entries.push(entry)?;
         }
-        Ok(Content::Map(frozen(entries)))
+        entries.finish().map(Content::Map)
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, _data: A) -> Result<Content<'a>, A::Error> {
         Err(de::Error::custom(
             "untagged and internally tagged enums do not support enum input",
         ))
+    }
+}
+
+/// How many elements of a buffered list or map are gathered on the stack
+/// before it moves to a growing list in the arena: most of a message's
+/// maps and lists are this short, and then take exactly their size in the
+/// arena (a growing list leaves its old room behind at each growth).
+pub(super) const SHORT: usize = 8;
+
+/// The elements of a buffered list or map as they arrive: the first `N`
+/// on the stack, the rest (a longer one) in a growing list in the arena;
+/// in the end, a slice of exactly their number in the arena.
+pub(super) struct Gather<'a, T: Copy, const N: usize> {
+    arena: &'a FrameArena,
+    inline: [T; N],
+    len: usize,
+    spilled: Option<FrameVec<'a, T>>,
+}
+
+impl<'a, T: Copy, const N: usize> Gather<'a, T, N> {
+    /// None yet; `filler` fills the stack's room (never read).
+    pub(super) fn new(arena: &'a FrameArena, filler: T) -> Self {
+        Gather {
+            arena,
+            inline: [filler; N],
+            len: 0,
+            spilled: None,
+        }
+    }
+
+    /// One more element.
+    pub(super) fn push<E: de::Error>(&mut self, item: T) -> Result<(), E> {
+        if let Some(list) = &mut self.spilled {
+            return push(self.arena, list, item);
+        }
+        if let Some(slot) = self.inline.get_mut(self.len) {
+            *slot = item;
+            self.len += 1;
+            return Ok(());
+        }
+        let mut list = list::<T, E>(self.arena, Some(2 * N))?;
+        for kept in self.inline {
+            push(self.arena, &mut list, kept)?;
+        }
+        push(self.arena, &mut list, item)?;
+        self.spilled = Some(list);
+        Ok(())
+    }
+
+    /// The elements so far.
+    pub(super) fn as_mut_slice(&mut self) -> &mut [T] {
+        match &mut self.spilled {
+            Some(list) => list,
+            None => &mut self.inline[..self.len],
+        }
+    }
+
+    /// The elements so far.
+    pub(super) fn as_slice(&self) -> &[T] {
+        match &self.spilled {
+            Some(list) => list,
+            None => &self.inline[..self.len],
+        }
+    }
+
+    /// The elements, in the arena for the rest of the frame.
+    pub(super) fn finish<E: de::Error>(self) -> Result<&'a [T], E> {
+        match self.spilled {
+            Some(list) => Ok(frozen(list)),
+            None => match self.arena.try_alloc_slice_copy(&self.inline[..self.len]) {
+                Ok(items) => Ok(items),
+                Err(_) => Err(exhausted(self.arena, "buffered input")),
+            },
+        }
     }
 }
 

@@ -11,45 +11,42 @@ use core::marker::PhantomData;
 use ::serde::Deserializer;
 use ::serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
-use super::content::{Content, list, push};
+use super::content::{Content, Gather, SHORT};
 use super::content_de::{ContentDeserializer, EnumRef};
 use crate::arena::FrameArena;
-use crate::frame_types::FrameVec;
 
 /// The entries of a map that no field of the struct claimed, in the
 /// arena; a flattened struct takes (`None`s) those it reads.
 #[doc(hidden)]
 pub struct Collected<'a> {
-    arena: &'a FrameArena,
-    entries: FrameVec<'a, Option<(Content<'a>, Content<'a>)>>,
+    entries: Gather<'a, Option<(Content<'a>, Content<'a>)>, SHORT>,
 }
 
 impl<'a> Collected<'a> {
     #[doc(hidden)]
-    pub fn new<E: de::Error>(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, E> {
+    pub fn new<E: de::Error>(arena: &'a FrameArena, _hint: Option<usize>) -> Result<Self, E> {
         Ok(Collected {
-            arena,
-            entries: list(arena, hint)?,
+            entries: Gather::new(arena, None),
         })
     }
 
     /// Keeps the entry `key`: `value`.
     #[doc(hidden)]
     pub fn push<E: de::Error>(&mut self, key: Content<'a>, value: Content<'a>) -> Result<(), E> {
-        push(self.arena, &mut self.entries, Some((key, value)))
+        self.entries.push(Some((key, value)))
     }
 
     /// The deserializer a flattened field reads from.
     #[doc(hidden)]
     pub fn deserializer<E>(&mut self) -> FlatMapDeserializer<'_, 'a, E> {
-        FlatMapDeserializer(&mut self.entries, PhantomData)
+        FlatMapDeserializer(self.entries.as_mut_slice(), PhantomData)
     }
 
     /// With `deny_unknown_fields`: the error of the first entry that no
     /// flattened field took, as serde's.
     #[doc(hidden)]
     pub fn deny_unknown<E: de::Error>(&self) -> Result<(), E> {
-        match self.entries.iter().flatten().next() {
+        match self.entries.as_slice().iter().flatten().next() {
             None => Ok(()),
             Some((key, _)) => match key.as_str() {
                 Some(key) => Err(E::custom(format_args!("unknown field `{key}`"))),

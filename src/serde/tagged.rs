@@ -12,7 +12,7 @@ use ::serde::de::{
     self, DeserializeSeed, EnumAccess, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use super::content::{Content, ContentSeed, frozen, list, push};
+use super::content::{Content, ContentSeed, Gather, SHORT};
 use super::limits;
 use crate::arena::FrameArena;
 
@@ -58,7 +58,7 @@ impl<'de, 'a, S: DeserializeSeed<'de>> Visitor<'de> for TaggedContentVisitor<'a,
         let arena = self.arena;
         let _level = limits::enter::<M::Error>(arena)?;
         let (mut seed, mut tag) = (Some(self.seed), None);
-        let mut entries = list::<(Content<'a>, Content<'a>), M::Error>(arena, map.size_hint())?;
+        let mut entries = Gather::<_, SHORT>::new(arena, (Content::Unit, Content::Unit));
         let key = TagOrContentSeed {
             arena,
             tag: self.tag,
@@ -71,12 +71,12 @@ impl<'de, 'a, S: DeserializeSeed<'de>> Visitor<'de> for TaggedContentVisitor<'a,
                 },
                 TagOrContent::Content(key) => {
                     let value = map.next_value_seed(ContentSeed::new(arena))?;
-                    push(arena, &mut entries, (key, value))?;
+                    entries.push((key, value))?;
                 }
             }
         }
         match tag {
-            Some(tag) => Ok((tag, Content::Map(frozen(entries)))),
+            Some(tag) => Ok((tag, Content::Map(entries.finish()?))),
             None => Err(de::Error::missing_field(self.tag)),
         }
     }

@@ -312,6 +312,27 @@ fn a_flattened_map_gets_every_key_left() {
     );
 }
 
+/// More entries than the buffer keeps on the stack (8): the same reading.
+#[test]
+fn many_collected_entries_read_alike() {
+    let keys: Vec<String> = (0..30).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let json = format!(
+        r#"{{{},"id":1,"y":2,"tag":"t","z":4,"name":"n"}}"#,
+        keys.join(",")
+    );
+    assert!(flat(&json).unwrap().contains("extra: Some(Extra { z: 4 })"));
+    let strict = same!(arena::Strict<'_>, heap::Strict, &json).unwrap_err();
+    assert!(strict.contains("unknown field `k0`"), "{strict}");
+    let arena = FrameArena::new();
+    let read = InArena::<arena::FlatMap<'_>>::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(&format!(
+            r#"{{{},"id":1}}"#,
+            keys.join(",")
+        )))
+        .unwrap();
+    assert_eq!((read.id, read.rest.len(), read.rest["k29"]), (1, 30, 29));
+}
+
 #[test]
 fn flattened_enums_find_their_variant_or_tag() {
     let enums = |json| same!(arena::FlatEnums<'_>, heap::FlatEnums, json);

@@ -224,6 +224,19 @@ fn internally_tagged_reads_each_variant_as_serde_does() {
     );
 }
 
+/// More entries beside the tag than the buffer keeps on the stack (8).
+#[test]
+fn many_entries_beside_the_tag_read_alike() {
+    let keys: Vec<String> = (0..25).map(|i| format!(r#""k{i}":[{i}]"#)).collect();
+    let json = format!(
+        r#"{{{},"type":"Struct","x":7,"name":"ann"}}"#,
+        keys.join(",")
+    );
+    assert_eq!(internal(&json).unwrap(), r#"Struct { x: 7, name: "ann" }"#);
+    let json = format!(r#"{{"name":"ann",{},"type":"Struct"}}"#, keys.join(","));
+    assert!(internal(&json).unwrap_err().contains("missing field `x`"));
+}
+
 #[test]
 fn internally_tagged_errors_are_serdes() {
     let bad = [

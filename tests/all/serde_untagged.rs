@@ -159,6 +159,24 @@ fn each_variant_is_tried_in_order_as_serde_does() {
     }
 }
 
+/// Lists and maps longer than the buffer keeps on the stack (8) move to
+/// the arena as they grow: the same values.
+#[test]
+fn long_lists_and_maps_buffer_alike() {
+    let items: Vec<String> = (0..40).map(|i| i.to_string()).collect();
+    let json = format!("[{}]", items.join(","));
+    let read = any(&json).unwrap();
+    assert!(
+        read.starts_with("List([Int(0), Int(1),") && read.ends_with("Int(39)])"),
+        "{read}"
+    );
+    let keys: Vec<String> = (0..20).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let json = format!(r#"{{{},"x":3,"name":"n"}}"#, keys.join(","));
+    assert_eq!(any(&json).unwrap(), r#"Named { x: 3, name: "n" }"#);
+    let nested = format!("[{json},{json},[{}]]", items.join(","));
+    assert!(any(&nested).unwrap().starts_with("List([Named"));
+}
+
 #[test]
 fn no_variant_matching_is_serdes_error() {
     for json in [r#"{"x":"1"}"#, r#"[1,"a",3,{}]"#, r#"{"y":1}"#] {
