@@ -177,6 +177,18 @@ fn long_lists_and_maps_buffer_alike() {
     assert!(any(&nested).unwrap().starts_with("List([Named"));
 }
 
+/// A recursive untagged type nested deep: each level buffered again from
+/// the one above (as serde's derive clones it), read alike, within the
+/// decode's limits (serde_json's own is 128 levels).
+#[test]
+fn deeply_nested_untagged_values_read_alike() {
+    let deep = |levels: usize| format!("{}7{}", "[".repeat(levels), "]".repeat(levels));
+    let read = any(&deep(100)).unwrap();
+    assert!(read.starts_with("List([List([") && read.contains("Int(7)"));
+    let error = any(&deep(200)).unwrap_err();
+    assert!(error.contains("recursion limit exceeded"), "{error}");
+}
+
 #[test]
 fn no_variant_matching_is_serdes_error() {
     for json in [r#"{"x":"1"}"#, r#"[1,"a",3,{}]"#, r#"{"y":1}"#] {
