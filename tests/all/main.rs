@@ -50,7 +50,7 @@ mod segmented_model;
 mod segmented_pointers;
 mod serde_arena;
 mod serde_attributes;
-mod serde_buffer_limits;
+mod serde_buffer;
 mod serde_cautious;
 mod serde_depth;
 mod serde_derive_rules;

@@ -44,6 +44,16 @@ mod arena {
         pub name: &'a str,
     }
 
+    /// An arena `Option` flattened: `None` where its struct does not read.
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub struct FlatOption<'a> {
+        pub id: u32,
+        #[serde(flatten)]
+        pub inner: Option<Inner<'a>>,
+        #[serde(flatten)]
+        pub boxed: Option<tickarena::FrameBox<'a, Extra>>,
+    }
+
     #[derive(tickarena::DeserializeIn, Debug)]
     pub struct FlatMap<'a> {
         pub id: u32,
@@ -156,6 +166,15 @@ mod heap {
         #[serde(flatten)]
         pub extra: Option<Extra>,
         pub name: String,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    pub struct FlatOption {
+        pub id: u32,
+        #[serde(flatten)]
+        pub inner: Option<Inner>,
+        #[serde(flatten)]
+        pub boxed: Option<Box<Extra>>,
     }
 
     #[derive(serde::Deserialize, Debug)]
@@ -289,6 +308,23 @@ fn flattened_structs_and_options_read_as_serde_reads_them() {
         let error = flat(json).unwrap_err();
         assert!(error.contains(message), "{json}: {error}");
     }
+}
+
+#[test]
+fn a_flattened_arena_option_is_none_where_it_does_not_read() {
+    let option = |json| same!(arena::FlatOption<'_>, heap::FlatOption, json);
+    assert_eq!(
+        option(r#"{"id":1,"y":2,"tag":"t","z":5}"#).unwrap(),
+        r#"FlatOption { id: 1, inner: Some(Inner { y: 2, tag: "t" }), boxed: Some(Extra { z: 5 }) }"#
+    );
+    assert_eq!(
+        option(r#"{"id":1,"y":"2","tag":"t"}"#).unwrap(),
+        "FlatOption { id: 1, inner: None, boxed: None }"
+    );
+    assert_eq!(
+        option(r#"{"id":1}"#).unwrap(),
+        "FlatOption { id: 1, inner: None, boxed: None }"
+    );
 }
 
 #[test]

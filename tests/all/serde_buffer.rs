@@ -1,5 +1,7 @@
-//! The input that `tag`, `untagged` and `flatten` buffer in the arena is
-//! held to the decode's limits: nested deeper than `max_depth` is the
+//! The input that `tag`, `untagged` and `flatten` buffer in the arena:
+//! read back as serde's buffer reads it, from a format that marks what
+//! JSON cannot (the token format of `tests/models/tokens.rs`), and held to
+//! the decode's limits: nested deeper than `max_depth` is the
 //! format's error (the buffer's levels count), an arena that cannot hold
 //! it is the arena's error (`arena_refused`), and both leave the arena's
 //! decode state as they found it (the next decode reads normally).
@@ -236,4 +238,135 @@ fn a_marking_format_is_buffered_and_presented_as_serde_does() {
         assert_eq!(ours, heap, "{doc:?}");
         assert!(ours.unwrap_err().contains(message), "{doc:?}");
     }
+}
+
+/// Tagged enums and flattened structs from the token format (names
+/// checked, newtypes marked): the same value or message as serde's derive.
+#[test]
+fn tagged_and_flattened_types_from_tokens_read_as_serdes() {
+    use crate::models::tokens::{self, Token};
+    #[allow(dead_code)]
+    mod arena {
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(tag = "type")]
+        pub enum Internal<'a> {
+            Say { text: &'a str },
+            Stop,
+        }
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(tag = "t", content = "c")]
+        pub enum Adjacent<'a> {
+            Say(&'a str),
+            Stop,
+        }
+        #[derive(tickarena::DeserializeIn, Debug)]
+        pub struct Inner<'a> {
+            pub tag: &'a str,
+        }
+        #[derive(tickarena::DeserializeIn, Debug)]
+        pub struct Flat<'a> {
+            pub id: u8,
+            #[serde(flatten)]
+            pub inner: Inner<'a>,
+        }
+    }
+    #[allow(dead_code)]
+    mod heap {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "type")]
+        pub enum Internal {
+            Say { text: String },
+            Stop,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "t", content = "c")]
+        pub enum Adjacent {
+            Say(String),
+            Stop,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Inner {
+            pub tag: String,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Flat {
+            pub id: u8,
+            #[serde(flatten)]
+            pub inner: Inner,
+        }
+    }
+    let frame = FrameArena::new();
+    macro_rules! alike {
+        ($arena:ty, $heap:ty, $doc:expr) => {{
+            let doc: &[Token] = $doc;
+            let heap = tokens::heap::<$heap>(doc).map(|v| format!("{v:?}"));
+            let ours = tokens::arena::<$arena>(&frame, doc).map(|v| format!("{v:?}"));
+            assert_eq!(ours, heap, "{doc:?}");
+            ours
+        }};
+    }
+    let map = |entries: &[Token]| {
+        let mut doc = vec![Token::Map {
+            len: Some(entries.len() / 2),
+        }];
+        doc.extend_from_slice(entries);
+        doc.push(Token::MapEnd);
+        doc
+    };
+    let say = map(&[
+        Token::Str("text"),
+        Token::Str("hi"),
+        Token::Str("type"),
+        Token::Str("Say"),
+    ]);
+    assert_eq!(
+        alike!(arena::Internal<'_>, heap::Internal, &say).unwrap(),
+        r#"Say { text: "hi" }"#
+    );
+    let stop = map(&[
+        Token::Str("type"),
+        Token::Str("Stop"),
+        Token::Str("x"),
+        Token::Some,
+        Token::U8(1),
+    ]);
+    assert_eq!(
+        alike!(arena::Internal<'_>, heap::Internal, &stop).unwrap(),
+        "Stop"
+    );
+    let wrong = map(&[
+        Token::Str("type"),
+        Token::U32(0),
+        Token::Str("text"),
+        Token::Str("hi"),
+    ]);
+    assert!(alike!(arena::Internal<'_>, heap::Internal, &wrong).is_ok());
+    let adjacent = [
+        Token::Struct {
+            name: "Adjacent",
+            len: 2,
+        },
+        Token::Str("c"),
+        Token::NewtypeStruct { name: "Wrapped" },
+        Token::Str("yo"),
+        Token::Str("t"),
+        Token::UnitVariant {
+            name: "Adjacent",
+            variant: "Say",
+        },
+        Token::StructEnd,
+    ];
+    let _ = alike!(arena::Adjacent<'_>, heap::Adjacent, &adjacent);
+    let flat = map(&[
+        Token::Str("tag"),
+        Token::BorrowedStr("t"),
+        Token::Str("id"),
+        Token::U8(3),
+        Token::Bytes(b"extra"),
+        Token::Unit,
+    ]);
+    assert_eq!(
+        alike!(arena::Flat<'_>, heap::Flat, &flat).unwrap(),
+        r#"Flat { id: 3, inner: Inner { tag: "t" } }"#
+    );
 }
