@@ -84,12 +84,30 @@ pub(crate) fn document(keys: &'static [&'static str]) -> impl Strategy<Value = S
 // The fields are read through `Debug`, which the dead-code lint does not see.
 #[allow(dead_code)]
 mod arena {
-    use tickarena::FrameVec;
+    use tickarena::{FrameBox, FrameVec};
 
     #[derive(tickarena::DeserializeIn, Debug)]
     pub struct Inner<'a> {
         pub y: i64,
         pub tags: FrameVec<'a, &'a str>,
+    }
+
+    /// Recursive, through boxes and lists, and `no_heap`.
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[deserialize_in(no_heap)]
+    #[serde(tag = "op")]
+    pub enum Expr<'a> {
+        Num {
+            v: i64,
+        },
+        Add {
+            l: FrameBox<'a, Expr<'a>>,
+            r: FrameBox<'a, Self>,
+        },
+        Call {
+            f: &'a str,
+            args: FrameVec<'a, Expr<'a>>,
+        },
     }
 
     #[derive(tickarena::DeserializeIn, serde::Deserialize, Debug)]
@@ -143,6 +161,14 @@ mod heap {
     pub struct Inner {
         pub y: i64,
         pub tags: Vec<String>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(tag = "op")]
+    pub enum Expr {
+        Num { v: i64 },
+        Add { l: Box<Expr>, r: Box<Self> },
+        Call { f: String, args: Vec<Expr> },
     }
 
     #[derive(serde::Deserialize, Debug)]
@@ -235,6 +261,29 @@ fn many_entries_beside_the_tag_read_alike() {
     assert_eq!(internal(&json).unwrap(), r#"Struct { x: 7, name: "ann" }"#);
     let json = format!(r#"{{"name":"ann",{},"type":"Struct"}}"#, keys.join(","));
     assert!(internal(&json).unwrap_err().contains("missing field `x`"));
+}
+
+#[test]
+fn a_recursive_internally_tagged_type_reads_as_serdes() {
+    let expr = |json| same!(arena::Expr<'_>, heap::Expr, json);
+    let json = r#"{"op":"Call","f":"max","args":[{"op":"Num","v":1},
+        {"l":{"op":"Num","v":2},"op":"Add","r":{"op":"Add","l":{"op":"Num","v":3},"r":{"v":4,"op":"Num"}}}]}"#;
+    assert!(
+        expr(json)
+            .unwrap()
+            .starts_with(r#"Call { f: "max", args: [Num { v: 1 }, Add {"#)
+    );
+    assert!(
+        expr(r#"{"op":"Add","l":{"op":"Num","v":2}}"#)
+            .unwrap_err()
+            .contains("missing field `r`")
+    );
+    let deep = format!(
+        "{}{{\"op\":\"Num\",\"v\":0}}{}",
+        r#"{"op":"Add","r":{"op":"Num","v":1},"l":"#.repeat(40),
+        "}".repeat(40)
+    );
+    assert!(expr(&deep).unwrap().starts_with("Add { l: Add {"));
 }
 
 #[test]
