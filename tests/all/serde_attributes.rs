@@ -1723,7 +1723,11 @@ fn serdes_annotation_cases_read_alike() {
         for doc in docs {
             // Whole, and cut short at every token (under Miri, whole and
             // with its last token cut: the same code, fewer times).
-            let cut = if cfg!(miri) { doc.len().saturating_sub(1) } else { 0 };
+            let cut = if cfg!(miri) {
+                doc.len().saturating_sub(1)
+            } else {
+                0
+            };
             for end in cut..=doc.len() {
                 same_tokens::<H, A>(&doc[..end]);
             }

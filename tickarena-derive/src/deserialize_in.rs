@@ -141,8 +141,7 @@ fn read_fields(
 fn bound_predicate(mut predicate: syn::WherePredicate) -> syn::WherePredicate {
     if let syn::WherePredicate::Type(typed) = &mut predicate {
         let de = Lifetime::new("'de", Span::call_site());
-        let tokens = quote!(#typed);
-        let names_de = tokens.to_string().contains("'de");
+        let names_de = crate::model::tokens_mention(quote!(#typed), "de");
         let declares_de = typed
             .lifetimes
             .as_ref()

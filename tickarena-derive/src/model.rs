@@ -579,6 +579,11 @@ pub fn variant_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> VariantAt
 /// `Option<&'a [u8]>`).
 pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
     use quote::ToTokens;
+    tokens_mention(ty.to_token_stream(), &lifetime.ident.to_string())
+}
+
+/// Whether `tokens` name the lifetime `'name` anywhere.
+pub fn tokens_mention(tokens: proc_macro2::TokenStream, name: &str) -> bool {
     fn walk(tokens: proc_macro2::TokenStream, name: &str) -> bool {
         let mut previous_quote = false;
         for token in tokens {
@@ -601,7 +606,7 @@ pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
         }
         false
     }
-    walk(ty.to_token_stream(), &lifetime.ident.to_string())
+    walk(tokens, name)
 }
 
 /// The name serde gives a field or variant: its identifier without `r#`
