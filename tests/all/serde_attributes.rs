@@ -1441,6 +1441,20 @@ macro_rules! twins {
     };
 }
 
+/// The identifier enums twice, as `twins!` (their own modules).
+macro_rules! twins_identifiers {
+    ($($item:item)*) => {
+        #[allow(dead_code)]
+        mod identifiers_heap {
+            $( #[derive(serde::Deserialize, Debug)] $item )*
+        }
+        #[allow(dead_code)]
+        mod identifiers_arena {
+            $( #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)] $item )*
+        }
+    };
+}
+
 /// What the ported types call.
 mod ported {
     use serde::{Deserialize, Deserializer};
@@ -1707,8 +1721,14 @@ fn serdes_annotation_cases_read_alike() {
         for<'a> A::Of<'a>: DeserializeIn<'a> + Debug,
     {
         for doc in docs {
-            // Whole, and cut short at every token.
-            for end in 0..=doc.len() {
+            // Whole, and cut short at every token (under Miri, whole and
+            // with its last token cut: the same code, fewer times).
+            let cut = if cfg!(miri) {
+                doc.len().saturating_sub(1)
+            } else {
+                0
+            };
+            for end in cut..=doc.len() {
                 same_tokens::<H, A>(&doc[..end]);
             }
         }
@@ -1860,4 +1880,75 @@ fn a_converted_types_fields_need_no_deserialize_in() {
         .deserialize(&mut serde_json::Deserializer::from_str("true"))
         .unwrap();
     assert_eq!(made.opaque.0, 1);
+}
+
+// --- Identifier enums --------------------------------------------------------
+
+twins_identifiers! {
+    #[serde(field_identifier, rename_all = "lowercase")]
+    pub enum FieldName {
+        Id,
+        #[serde(alias = "nick")]
+        Name,
+        #[serde(skip_deserializing)]
+        Hidden,
+    }
+
+    #[serde(field_identifier)]
+    pub enum FieldOrOther {
+        Id,
+        #[serde(other)]
+        Other,
+    }
+
+    #[serde(variant_identifier)]
+    pub enum VariantName {
+        Move,
+        #[serde(alias = "halt")]
+        Stop,
+    }
+
+    #[serde(field_identifier, expecting = "a key of the table")]
+    pub enum Keyed {
+        A,
+        B,
+    }
+}
+
+/// `field_identifier` and `variant_identifier` enums read one identifier
+/// (a string, bytes or an index), as serde's derive reads them: unknown ones
+/// are `other`'s, or serde's "unknown field" / "unknown variant" message.
+#[test]
+fn identifier_enums_read_an_identifier() {
+    use Token::*;
+    macro_rules! case {
+        ($ty:ident: $($doc:expr),* $(,)?) => {$(
+            same_tokens::<identifiers_heap::$ty, identifiers_arena::$ty>(&$doc);
+        )*};
+    }
+    case!(FieldName:
+        [Str("id")], [Str("name")], [Str("nick")], [Str("hidden")], [Str("Id")], [Str("x")],
+        [Bytes(b"name")], [Bytes(b"z\xff")], [U64(0)], [U64(2)], [U64(3)], [U8(1)], [Unit], [Bool(true)],
+    );
+    case!(FieldOrOther:
+        [Str("Id")], [Str("Other")], [Str("x")], [Bytes(b"\xff")], [U64(0)], [U64(1)], [U64(9)], [Unit],
+    );
+    case!(VariantName:
+        [Str("Move")], [Str("halt")], [Str("Other")], [Bytes(b"Stop")], [Bytes(b"\xff")],
+        [U64(1)], [U64(2)], [Unit],
+    );
+    case!(Keyed: [Str("A")], [Str("C")], [Unit], [U64(5)]);
+    for doc in [r#""id""#, r#""nick""#, r#""x""#, "1", "7", "null"] {
+        same_json::<identifiers_heap::FieldName, identifiers_arena::FieldName>(doc);
+        same_json::<identifiers_heap::VariantName, identifiers_arena::VariantName>(doc);
+        same_json::<identifiers_heap::FieldOrOther, identifiers_arena::FieldOrOther>(doc);
+    }
+    // As a map's key, read by its own `Deserialize` in the heap twin and
+    // through `DeserializeIn` in a list in the arena.
+    let arena = FrameArena::new();
+    let json = r#"["id", "nick", "name"]"#;
+    let keys: tickarena::FrameVec<'_, identifiers_arena::FieldName> = InArena::new(&arena)
+        .deserialize(&mut serde_json::Deserializer::from_str(json))
+        .unwrap();
+    assert_eq!(format!("{keys:?}"), "[Id, Name, Name]");
 }

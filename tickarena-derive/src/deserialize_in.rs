@@ -141,8 +141,7 @@ fn read_fields(
 fn bound_predicate(mut predicate: syn::WherePredicate) -> syn::WherePredicate {
     if let syn::WherePredicate::Type(typed) = &mut predicate {
         let de = Lifetime::new("'de", Span::call_site());
-        let tokens = quote!(#typed);
-        let names_de = tokens.to_string().contains("'de");
+        let names_de = crate::model::tokens_mention(quote!(#typed), "de");
         let declares_de = typed
             .lifetimes
             .as_ref()
@@ -274,8 +273,31 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                     attrs,
                 });
             }
+            refuse_other_placement(&variants, &mut errors);
+            if container.identifier.is_some() {
+                refuse_identifier(&variants, container.field_identifier, &mut errors);
+            }
             match conversion(errors)? {
                 Some(body) => body,
+                None if container.identifier.is_some() => {
+                    // `other` is the last variant (checked), matched by
+                    // nothing of its own.
+                    let other = variants.last().filter(|v| v.attrs.other.is_some());
+                    let named: Vec<(&Ident, &[String])> = variants
+                        .iter()
+                        .filter(|v| v.attrs.other.is_none())
+                        .map(|v| (&v.ident, v.names.as_slice()))
+                        .collect();
+                    crate::identifier::identifier_enum_body(
+                        &ty,
+                        name,
+                        &named,
+                        other.map(|v| &v.ident),
+                        container.field_identifier,
+                        rules.expecting,
+                        &arena_lifetime,
+                    )
+                }
                 // Tagged or untagged (`tag`, `tag` + `content`,
                 // `untagged`): `tagged.rs`; else externally tagged.
                 None => match crate::tagged::enum_body(
@@ -1098,15 +1120,6 @@ fn refuse_container(input: &DeriveInput, attrs: &ContainerAttrs, errors: &mut Er
              `#[serde(from = \"..\")]`",
         ));
     }
-    if let Some(span) = attrs.identifier {
-        errors.push(Error::new(
-            span,
-            "#[derive(DeserializeIn)] does not derive identifier enums \
-             (`field_identifier`, `variant_identifier`): such an enum holds no arena data; \
-             derive serde's `Deserialize` on it, and an arena type's field of it is read \
-             through that",
-        ));
-    }
     let span = input.ident.span();
     if attrs.transparent.is_some() {
         if matches!(input.data, Data::Enum(_)) {
@@ -1142,6 +1155,68 @@ fn refuse_container(input: &DeriveInput, attrs: &ContainerAttrs, errors: &mut Er
             span,
             "#[serde(default)] can only be used on structs that have fields",
         ));
+    }
+}
+
+/// serde's derive's rules for an identifier enum's variants: unit ones,
+/// `other` only in a `field_identifier` (and, as in every enum, last and on
+/// a unit variant: [`refuse_other_placement`], [`refuse_variant`]). The newtype
+/// variant serde's derive takes last in a `field_identifier` (which keeps
+/// an unknown key, through serde's private buffer) is refused.
+fn refuse_identifier(variants: &[Variant], is_field: bool, errors: &mut Errors) {
+    let last = variants.len().saturating_sub(1);
+    for (i, variant) in variants.iter().enumerate() {
+        let at = variant.ident.span();
+        if variant.attrs.other.is_some() && !is_field {
+            errors.push(Error::new(
+                at,
+                "#[serde(other)] may not be used on a variant identifier",
+            ));
+            continue;
+        }
+        match (&variant.shape, is_field) {
+            (Shape::Unit, _) => {}
+            (Shape::Tuple(fields), true) if fields.len() == 1 && i == last => {
+                errors.push(Error::new(
+                    at,
+                    "#[derive(DeserializeIn)] does not keep an unknown key in a newtype \
+                     variant of a `field_identifier` enum: end it with a `#[serde(other)]` \
+                     unit variant, or derive serde's `Deserialize` on the enum (it holds no \
+                     arena data)",
+                ));
+            }
+            (Shape::Tuple(fields), true) if fields.len() == 1 => {
+                errors.push(Error::new(
+                    at,
+                    format!("`{}` must be the last variant", variant.ident),
+                ));
+            }
+            (_, true) => errors.push(Error::new(
+                at,
+                "#[serde(field_identifier)] may only contain unit variants",
+            )),
+            (_, false) => errors.push(Error::new(
+                at,
+                "#[serde(variant_identifier)] may only contain unit variants",
+            )),
+        }
+    }
+}
+
+/// serde's derive's rule: `other` (on a unit variant) is the last
+/// variant.
+fn refuse_other_placement(variants: &[Variant], errors: &mut Errors) {
+    let last = variants.len().saturating_sub(1);
+    for (i, variant) in variants.iter().enumerate() {
+        if let Some(span) = variant.attrs.other
+            && i < last
+            && matches!(variant.shape, Shape::Unit)
+        {
+            errors.push(Error::new(
+                span,
+                "#[serde(other)] must be on the last variant",
+            ));
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! The seeds that read a map's key (which field) and an enum's tag (which
 //! variant), as serde's derive reads them: by name or any alias, as a
 //! string or bytes, or by index; an unknown one skipped, refused, or (a
-//! tag, with `#[serde(other)]`) read as the `other` variant.
+//! tag, with `#[serde(other)]`) read as the `other` variant. And the body
+//! of an identifier enum (`field_identifier`, `variant_identifier`), which
+//! reads one such identifier as itself.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -151,6 +153,92 @@ pub fn variant_tag_seed(variants: &[(usize, &[String])], other: Option<usize>) -
                 __serde::Deserializer::deserialize_identifier(deserializer, __TagVisitor)
             }
         }
+    }
+}
+
+/// The body of `deserialize_in` for an identifier enum: one identifier
+/// (`deserialize_identifier`) read as the variant `variants` (each unit
+/// variant's name and names, in order) says it names, by name, alias or
+/// index; an unknown one is `other` (a `field_identifier`'s last variant),
+/// else serde's "unknown field" (`field_identifier`) or "unknown variant"
+/// message, as serde's derive reads it.
+pub fn identifier_enum_body(
+    ty: &TokenStream,
+    name: &syn::Ident,
+    variants: &[(&syn::Ident, &[String])],
+    other: Option<&syn::Ident>,
+    is_field: bool,
+    expecting: Option<&str>,
+    lifetime: &syn::Lifetime,
+) -> TokenStream {
+    let idents: Vec<&syn::Ident> = variants.iter().map(|(ident, _)| *ident).collect();
+    let indices64: Vec<u64> = (0..variants.len() as u64).collect();
+    let strs: Vec<TokenStream> = variants.iter().map(|(_, n)| str_pattern(n)).collect();
+    let bytes: Vec<TokenStream> = variants.iter().map(|(_, n)| bytes_pattern(n)).collect();
+    let all_names = variants.iter().flat_map(|(_, n)| n.iter());
+    let what = if is_field { "field" } else { "variant" };
+    let expecting = expecting.map_or_else(|| format!("{what} identifier"), str::to_owned);
+    let (names_const, index_unknown, str_unknown, bytes_unknown) = match other {
+        Some(other) => {
+            let value = quote!(::core::result::Result::Ok(#name::#other));
+            (quote!(), value.clone(), value.clone(), value)
+        }
+        None => {
+            let index_expecting = format!("{what} index 0 <= i < {}", variants.len());
+            let (unknown, unknown_bytes) = if is_field {
+                (
+                    quote!(__serde::de::Error::unknown_field),
+                    quote!(__tickarena::serde::__private::unknown_field_bytes),
+                )
+            } else {
+                (
+                    quote!(__serde::de::Error::unknown_variant),
+                    quote!(__tickarena::serde::__private::unknown_variant_bytes),
+                )
+            };
+            (
+                quote!(const __NAMES: &[&str] = &[#(#all_names),*];),
+                quote!(::core::result::Result::Err(__serde::de::Error::invalid_value(
+                    __serde::de::Unexpected::Unsigned(index),
+                    &#index_expecting,
+                ))),
+                quote!(::core::result::Result::Err(#unknown(key, __NAMES))),
+                quote!(::core::result::Result::Err(#unknown_bytes(key, __NAMES))),
+            )
+        }
+    };
+    quote! {
+        #names_const
+        struct __Identifier<#lifetime>(::core::marker::PhantomData<&#lifetime ()>);
+        impl<'__de, #lifetime> __serde::de::Visitor<'__de> for __Identifier<#lifetime> {
+            type Value = #ty;
+            fn expecting(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                formatter.write_str(#expecting)
+            }
+            fn visit_u64<__E: __serde::de::Error>(self, index: u64) -> ::core::result::Result<#ty, __E> {
+                match index {
+                    #(#indices64 => ::core::result::Result::Ok(#name::#idents),)*
+                    _ => #index_unknown,
+                }
+            }
+            fn visit_str<__E: __serde::de::Error>(self, key: &str) -> ::core::result::Result<#ty, __E> {
+                match key {
+                    #(#strs => ::core::result::Result::Ok(#name::#idents),)*
+                    _ => #str_unknown,
+                }
+            }
+            fn visit_bytes<__E: __serde::de::Error>(self, key: &[u8]) -> ::core::result::Result<#ty, __E> {
+                match key {
+                    #(#bytes => ::core::result::Result::Ok(#name::#idents),)*
+                    _ => #bytes_unknown,
+                }
+            }
+        }
+        let _ = __arena;
+        __serde::Deserializer::deserialize_identifier(
+            __deserializer,
+            __Identifier(::core::marker::PhantomData),
+        )
     }
 }
 

@@ -232,6 +232,8 @@ pub struct ContainerAttrs {
     pub remote: Option<Span>,
     /// `field_identifier` or `variant_identifier`.
     pub identifier: Option<Span>,
+    /// Which of the two `identifier` is: `field_identifier`.
+    pub field_identifier: bool,
 }
 
 /// `#[serde(..)]` on a field, as serde's derive reads it for
@@ -461,7 +463,20 @@ pub fn container_attrs(input: &DeriveInput, errors: &mut Errors) -> ContainerAtt
             let _: syn::LitStr = lit_str(meta)?;
             out.remote = Some(span);
         } else if path.is_ident("field_identifier") || path.is_ident("variant_identifier") {
+            if out.identifier.is_some() {
+                return Err(meta.error(
+                    "#[serde(field_identifier)] and #[serde(variant_identifier)] cannot both be set",
+                ));
+            }
+            if !is_enum {
+                return Err(meta.error(if path.is_ident("field_identifier") {
+                    "#[serde(field_identifier)] can only be used on an enum"
+                } else {
+                    "#[serde(variant_identifier)] can only be used on an enum"
+                }));
+            }
             out.identifier = Some(span);
+            out.field_identifier = path.is_ident("field_identifier");
         } else if path.is_ident("into") || path.is_ident("crate") {
             // `into`: the serializing side's. `crate`: serde's path, which
             // the generated code does not name (it reaches serde through
@@ -564,6 +579,11 @@ pub fn variant_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> VariantAt
 /// `Option<&'a [u8]>`).
 pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
     use quote::ToTokens;
+    tokens_mention(ty.to_token_stream(), &lifetime.ident.to_string())
+}
+
+/// Whether `tokens` name the lifetime `'name` anywhere.
+pub fn tokens_mention(tokens: proc_macro2::TokenStream, name: &str) -> bool {
     fn walk(tokens: proc_macro2::TokenStream, name: &str) -> bool {
         let mut previous_quote = false;
         for token in tokens {
@@ -586,7 +606,7 @@ pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
         }
         false
     }
-    walk(ty.to_token_stream(), &lifetime.ident.to_string())
+    walk(tokens, name)
 }
 
 /// The name serde gives a field or variant: its identifier without `r#`
