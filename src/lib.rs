@@ -206,7 +206,11 @@ pub use threads::ThreadArenas;
 /// own encoding (so it can derive serde's `Serialize` beside it), and
 /// read as serde's own derive reads it: a field missing from a map is
 /// `None` if it is an `Option`, its `Default` with `#[serde(default)]`, and
-/// an error otherwise; `r#type` is the key `"type"`. Through a re-export,
+/// an error otherwise; `r#type` is the key `"type"`. serde's attributes
+/// (`rename_all`, `alias`, `deny_unknown_fields`, `default`,
+/// `deserialize_with`, `other`, ..) mean what they mean to serde's derive;
+/// the table in [`guide::serde`] says which are followed, what each costs,
+/// and why the others are refused. Through a re-export,
 /// `#[tickarena(crate = "..")]` names the path (see
 /// [`FrameData`](derive@FrameData)). See [`serde::DeserializeIn`] and
 /// [`guide::serde`].

@@ -43,11 +43,16 @@
 //! assert!(arena.used() > 0, "names and lists are in the arena");
 //! ```
 
+mod content;
+mod content_de;
+mod flatten;
 mod heap_free;
+mod identifier;
 mod impls;
 mod limits;
 mod missing;
 mod ser;
+mod tagged;
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -470,7 +475,15 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 /// What the derive's generated code names (not part of the API).
 #[doc(hidden)]
 pub mod __private {
+    pub use super::content::{Content, ContentSeed};
+    pub use super::content_de::{ContentDeserializer, error_of};
+    pub use super::flatten::{Collected, FlatMapDeserializer};
     pub use super::heap_free::{Recursion, heap_free};
+    pub use super::identifier::{unknown_field_bytes, unknown_variant_bytes};
     pub use super::missing::MissingField;
+    pub use super::tagged::{
+        AdjacentTagSeed, Discarded, InternallyTaggedUnitVisitor, TagContentOther,
+        TagContentOtherSeed, TaggedContentVisitor, UntaggedUnitVisitor,
+    };
     pub use ::serde;
 }

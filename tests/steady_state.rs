@@ -677,3 +677,350 @@ fn the_tag_ledger_allocates_only_for_a_frame_deeper_than_any_before() {
         assert_eq!(counted(64), 0);
     }
 }
+
+/// A network packet of the kind serde users write: an internally tagged
+/// event (`tag = ".."`), a struct with a flattened part, an untagged value;
+/// each of which serde's derive buffers, on the heap. The arena derive
+/// buffers in the arena (`guide::serde`).
+mod buffered {
+    use tickarena::FrameVec;
+
+    #[derive(tickarena::DeserializeIn, Debug, PartialEq)]
+    pub struct Packet<'a> {
+        pub seq: u64,
+        pub events: FrameVec<'a, Event<'a>>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug, PartialEq)]
+    #[serde(tag = "type")]
+    pub enum Event<'a> {
+        Move { entity: u32, to: [f32; 3] },
+        Chat(Chat<'a>),
+        Set { key: &'a str, value: Value<'a> },
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug, PartialEq)]
+    pub struct Chat<'a> {
+        pub from: &'a str,
+        pub text: &'a str,
+        #[serde(flatten)]
+        pub meta: Meta<'a>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug, PartialEq)]
+    pub struct Meta<'a> {
+        pub channel: &'a str,
+        pub ttl: Option<u16>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug, PartialEq)]
+    #[serde(untagged)]
+    pub enum Value<'a> {
+        Num(f64),
+        Text(&'a str),
+        List(FrameVec<'a, Value<'a>>),
+    }
+}
+
+/// The same packet without buffering: externally tagged, nothing
+/// flattened or untagged.
+#[allow(dead_code, reason = "decoded for its arena bytes, not read")]
+mod plain {
+    use tickarena::FrameVec;
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub struct Packet<'a> {
+        pub seq: u64,
+        pub events: FrameVec<'a, Event<'a>>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub enum Event<'a> {
+        Move { entity: u32, to: [f32; 3] },
+        Chat(Chat<'a>),
+        Set { key: &'a str, value: Value<'a> },
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub struct Chat<'a> {
+        pub from: &'a str,
+        pub text: &'a str,
+        pub meta: Meta<'a>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub struct Meta<'a> {
+        pub channel: &'a str,
+        pub ttl: Option<u16>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub enum Value<'a> {
+        Num(f64),
+        Text(&'a str),
+        List(FrameVec<'a, Value<'a>>),
+    }
+}
+
+/// The buffered packet's JSON: 24 events, 8 of each kind.
+fn buffered_packet() -> String {
+    let mut events = Vec::new();
+    for i in 0..8 {
+        events.push(format!(
+            r#"{{"type":"Move","entity":{i},"to":[1.5,{i}.25,-3.0]}}"#
+        ));
+        events.push(format!(
+            r#"{{"text":"hello there, player {i}","type":"Chat","from":"ann","channel":"team","ttl":30}}"#
+        ));
+        events.push(format!(
+            r#"{{"type":"Set","key":"volume","value":[{i}.5,"loud",[1,2]]}}"#
+        ));
+    }
+    format!(r#"{{"seq":7,"events":[{}]}}"#, events.join(","))
+}
+
+/// The plain packet's JSON: the same data, externally tagged and nested.
+fn plain_packet() -> String {
+    let mut events = Vec::new();
+    for i in 0..8 {
+        events.push(format!(
+            r#"{{"Move":{{"entity":{i},"to":[1.5,{i}.25,-3.0]}}}}"#
+        ));
+        events.push(format!(
+            r#"{{"Chat":{{"from":"ann","text":"hello there, player {i}","meta":{{"channel":"team","ttl":30}}}}}}"#
+        ));
+        events.push(format!(
+            r#"{{"Set":{{"key":"volume","value":{{"List":[{{"Num":{i}.5}},{{"Text":"loud"}},{{"List":[{{"Num":1}},{{"Num":2}}]}}]}}}}}}"#
+        ));
+    }
+    format!(r#"{{"seq":7,"events":[{}]}}"#, events.join(","))
+}
+
+/// A steady decode of a packet that buffers (internally tagged events, a
+/// flattened part, untagged values) into a reset arena makes no heap
+/// allocation: the buffer is in the arena.
+#[test]
+fn steady_buffered_serde_decodes_make_no_heap_allocation() {
+    use serde::de::DeserializeSeed;
+    use tickarena::serde::InArena;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let json = buffered_packet();
+    let mut arena = FrameArena::new();
+    let decode = |arena: &mut FrameArena| {
+        arena.reset();
+        let mut input = serde_json::Deserializer::from_str(&json);
+        let packet = InArena::<buffered::Packet<'_>>::new(arena)
+            .deserialize(&mut input)
+            .unwrap();
+        assert_eq!(packet.events.len(), 24);
+        match &packet.events[1] {
+            buffered::Event::Chat(chat) => {
+                assert_eq!(
+                    (chat.from, chat.meta.channel, chat.meta.ttl),
+                    ("ann", "team", Some(30))
+                );
+            }
+            other => panic!("not a chat: {other:?}"),
+        }
+        match &packet.events[2] {
+            buffered::Event::Set {
+                value: buffered::Value::List(items),
+                ..
+            } => {
+                assert_eq!(items[1], buffered::Value::Text("loud"));
+            }
+            other => panic!("not a list: {other:?}"),
+        }
+    };
+    // Warm-up: the arena commits its pages.
+    for _ in 0..10 {
+        decode(&mut arena);
+    }
+    enroll_this_thread();
+    let before = allocations();
+    for _ in 0..1000 {
+        decode(&mut arena);
+    }
+    let during = allocations() - before;
+    ENROLLED.with(|enrolled| enrolled.set(false));
+    assert_eq!(
+        during, 0,
+        "1000 steady decodes made {during} heap allocations"
+    );
+}
+
+/// What buffering costs in the arena, for the packet above: its bytes
+/// beside the same data decoded without buffering (printed; run with
+/// `--nocapture` to read them).
+#[test]
+fn buffering_costs_arena_bytes_and_says_how_many() {
+    use serde::de::DeserializeSeed;
+    use tickarena::serde::InArena;
+    let (buffered_json, plain_json) = (buffered_packet(), plain_packet());
+    let arena = FrameArena::new();
+    let mut input = serde_json::Deserializer::from_str(&buffered_json);
+    let packet = InArena::<buffered::Packet<'_>>::new(&arena)
+        .deserialize(&mut input)
+        .unwrap();
+    assert_eq!(packet.events.len(), 24);
+    let buffered_bytes = arena.used();
+    let arena = FrameArena::new();
+    let mut input = serde_json::Deserializer::from_str(&plain_json);
+    let packet = InArena::<plain::Packet<'_>>::new(&arena)
+        .deserialize(&mut input)
+        .unwrap();
+    assert_eq!(packet.events.len(), 24);
+    let plain_bytes = arena.used();
+    eprintln!(
+        "24 events, {} bytes of JSON: {buffered_bytes} arena bytes with tag/flatten/untagged, \
+         {plain_bytes} without ({} bytes of buffer, {:.0} a buffered event)",
+        buffered_json.len(),
+        buffered_bytes - plain_bytes,
+        (buffered_bytes - plain_bytes) as f64 / 24.0,
+    );
+    assert!(buffered_bytes > plain_bytes, "the buffer is in the arena");
+}
+
+/// A message with serde's attributes, decoded from JSON and postcard into
+/// the arena every tick: after warm-up, no heap allocation (the attributes
+/// need no buffering; `deserialize_with` and `try_from` here allocate
+/// nothing of their own). Fields are read by the test or by `Debug`.
+#[allow(dead_code)]
+mod attributed {
+    use serde::{Deserialize, Deserializer};
+    use tickarena::{DeserializeIn, FrameVec};
+
+    pub fn doubled<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        u32::deserialize(d).map(|n| n * 2)
+    }
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+    pub struct Settings<'a> {
+        pub player_name: &'a str,
+        #[serde(alias = "vol")]
+        pub sound_volume: u8,
+        #[serde(skip)]
+        pub derived: u32,
+    }
+
+    impl Default for Settings<'_> {
+        fn default() -> Self {
+            Settings {
+                player_name: "anon",
+                sound_volume: 50,
+                derived: 1,
+            }
+        }
+    }
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(transparent)]
+    pub struct Scores<'a>(pub FrameVec<'a, u32>);
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(try_from = "FrameVec<'a, &'a str>")]
+    pub struct Words<'a>(pub FrameVec<'a, &'a str>);
+
+    impl<'a> TryFrom<FrameVec<'a, &'a str>> for Words<'a> {
+        type Error = &'static str;
+        fn try_from(words: FrameVec<'a, &'a str>) -> Result<Self, &'static str> {
+            if words.is_empty() {
+                Err("no words")
+            } else {
+                Ok(Words(words))
+            }
+        }
+    }
+
+    #[derive(DeserializeIn, Debug)]
+    #[serde(rename_all = "snake_case", expecting = "a message")]
+    pub enum Message<'a> {
+        #[serde(alias = "hi")]
+        Hello {
+            settings: Settings<'a>,
+            scores: Scores<'a>,
+        },
+        Chat(Words<'a>),
+        Points(#[serde(deserialize_with = "doubled")] u32),
+        Ping(#[serde(skip_deserializing)] u8),
+        #[serde(other)]
+        Unknown,
+    }
+}
+
+#[test]
+fn steady_decodes_of_attributed_messages_make_no_heap_allocation() {
+    use serde::de::DeserializeSeed;
+    use tickarena::serde::InArena;
+
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let json = [
+        r#"{"hi": {"settings": {"playerName": "ann", "vol": 3}, "scores": [1, 2, 3]}}"#,
+        r#"{"chat": ["a", "b"]}"#,
+        r#"{"points": 21}"#,
+        r#""ping""#,
+        r#""whatever""#,
+    ];
+    // postcard: `Hello` with its two fields, `Points`.
+    let postcard = [&[0u8, 3, b'b', b'o', b'b', 9, 2, 4, 5][..], &[2, 7]];
+    let mut arena = FrameArena::new();
+    let decode_all = |arena: &FrameArena| {
+        let mut decoded = 0;
+        for doc in json {
+            let mut de = serde_json::Deserializer::from_str(doc);
+            let message: attributed::Message<'_> =
+                InArena::new(arena).deserialize(&mut de).unwrap();
+            // Only the last document is none of the variants.
+            decoded +=
+                usize::from(matches!(message, attributed::Message::Unknown) == (doc == json[4]));
+        }
+        for bytes in postcard {
+            let mut de = postcard::Deserializer::from_bytes(bytes);
+            let _: attributed::Message<'_> = InArena::new(arena).deserialize(&mut de).unwrap();
+            decoded += 1;
+        }
+        decoded
+    };
+    // Warm-up: the arena reaches its pages.
+    for _ in 0..10 {
+        assert_eq!(decode_all(&arena), 7);
+        arena.reset();
+    }
+    enroll_this_thread();
+    let before = allocations();
+    for _ in 0..1000 {
+        decode_all(&arena);
+        arena.reset();
+    }
+    let during = allocations() - before;
+    assert_eq!(during, 0, "1000 steady decodes allocated {during} times");
+    // And they read what they should.
+    let mut de = serde_json::Deserializer::from_str(json[0]);
+    let message: attributed::Message<'_> = InArena::new(&arena).deserialize(&mut de).unwrap();
+    let attributed::Message::Hello { settings, scores } = message else {
+        panic!("{message:?}");
+    };
+    assert_eq!(
+        (
+            settings.player_name,
+            settings.sound_volume,
+            settings.derived
+        ),
+        ("ann", 3, 1)
+    );
+    assert_eq!(scores.0[..], [1, 2, 3]);
+    let mut de = postcard::Deserializer::from_bytes(postcard[0]);
+    let message: attributed::Message<'_> = InArena::new(&arena).deserialize(&mut de).unwrap();
+    assert!(
+        matches!(&message, attributed::Message::Hello { settings, scores }
+            if settings.player_name == "bob" && settings.sound_volume == 9 && scores.0[..] == [4, 5]),
+        "{message:?}"
+    );
+    let mut de = postcard::Deserializer::from_bytes(postcard[1]);
+    let message: attributed::Message<'_> = InArena::new(&arena).deserialize(&mut de).unwrap();
+    assert!(
+        matches!(message, attributed::Message::Points(14)),
+        "{message:?}"
+    );
+}

@@ -22,7 +22,7 @@ use crate::string::String;
 /// [`arena_refused`](super::arena_refused) (postcard drops the message).
 #[cold]
 #[inline(never)]
-fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
+pub(super) fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
     crate::arena::refusal_handled();
     limits::refused(arena);
     E::custom(format_args!(
@@ -33,7 +33,7 @@ fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
 /// Elements of `T` to reserve for a length hint of `hint` in one block (a
 /// `Vec`'s): the hint, believed up to [`CAUTIOUS_BYTES`] of the arena,
 /// the block's alignment padding included.
-fn cautious<T>(hint: Option<usize>) -> usize {
+pub(super) fn cautious<T>(hint: Option<usize>) -> usize {
     let size = core::mem::size_of::<T>();
     let room = CAUTIOUS_BYTES - (core::mem::align_of::<T>() - 1).min(CAUTIOUS_BYTES);
     hint.unwrap_or(0).min(room / size.max(1))
@@ -96,6 +96,14 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
             }
             fn visit_some<D: Deserializer<'de>>(self, some: D) -> Result<Option<T>, D::Error> {
                 self.0.deserialize(some).map(Some)
+            }
+            // serde's hook for a flattened `Option` (`#[serde(flatten)]`):
+            // `None` where the value does not read, as serde's own `Option`.
+            fn __private_visit_untagged_option<D: Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> Result<Option<T>, ()> {
+                Ok(self.0.deserialize(deserializer).ok())
             }
         }
         deserializer.deserialize_option(OptionVisitor(InArena::new(arena)))
@@ -292,7 +300,7 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
 
 /// Room for one more element in a full `vec`.
 #[inline(never)]
-fn grow<T>(vec: &mut FrameVec<'_, T>) -> Result<(), ()> {
+pub(super) fn grow<T>(vec: &mut FrameVec<'_, T>) -> Result<(), ()> {
     // A list of unknown length (JSON's) starts with room for 8, not std's
     // 4: one growth (a copy, its old buffer left behind in the arena)
     // fewer for the usual short lists.

@@ -2,7 +2,7 @@
 //! data; `Of<'f>` is the type at `'f`.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::{DeriveInput, GenericParam, Lifetime};
 
 use crate::model::{Errors, crate_path, frame_lifetime, without_lifetime};
@@ -92,12 +92,15 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     // the check `CovariantFrameData` asks of a hand-written impl. Spanned
     // on the lifetime, so rustc's "lifetime may not live long enough"
     // points at it.
-    let body = quote_spanned!(span=> data);
+    // The parameter is named with the same span as its use: a span from
+    // the input carries the hygiene of a `macro_rules!` that wrote the type,
+    // which a `data` of the derive's own would not resolve under.
+    let data = proc_macro2::Ident::new("data", span);
     Ok(quote! {
         #frame_data
         impl #impl_generics #krate::CovariantFrameData for #kind #where_clause {
-            fn shorten<#l_short, #l_long: #l_short>(data: &#l_short #long) -> &#l_short #short {
-                #body
+            fn shorten<#l_short, #l_long: #l_short>(#data: &#l_short #long) -> &#l_short #short {
+                #data
             }
         }
     })

@@ -14,10 +14,13 @@
 //! and not on tickarena gets `::tickarena_bevy::tickarena` without asking.
 
 mod deserialize_in;
+mod flatten;
 mod frame_data;
+mod identifier;
 mod model;
 mod no_heap;
 mod rollback_state;
+mod tagged;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

@@ -1,6 +1,7 @@
 //! What a derive needs of its input, read and checked once: the frame
 //! lifetime (at most one), the type's other generics, and its shape.
 
+use proc_macro2::Span;
 use syn::{DeriveInput, Error, Generics, Lifetime};
 
 /// Errors collected while reading an input: every refusal is reported, not
@@ -52,109 +53,525 @@ pub fn without_lifetime(generics: &Generics) -> Generics {
     rest
 }
 
-/// What `#[serde(..)]` on a field says, as serde's derive reads it.
-#[derive(Default)]
-pub struct FieldAttrs {
-    /// `rename = ".."` or `rename(deserialize = "..")`: the key in a map
-    /// (and nothing else).
-    pub rename: Option<String>,
-    /// `default`: a missing field is `Default::default()`.
-    pub default: bool,
-    /// `skip`: never read; always `Default::default()`.
-    pub skip: bool,
+/// A `rename_all` rule: how serde's derive turns a Rust name (a variant's
+/// `PascalCase`, a field's `snake_case`) into the name a format reads.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub enum RenameRule {
+    /// No rule: the name as written.
+    #[default]
+    None,
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
 }
 
-/// The serde attributes the derives accept on a field or variant; the
-/// others would change the encoding in ways the derive cannot follow.
-pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) -> FieldAttrs {
-    let mut out = FieldAttrs::default();
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let parsed = attr.parse_nested_meta(|meta| {
-            let path = &meta.path;
-            if path.is_ident("rename") {
-                if meta.input.peek(syn::Token![=]) {
-                    let value: syn::LitStr = meta.value()?.parse()?;
-                    out.rename = Some(value.value());
-                } else {
-                    // `rename(deserialize = "..", serialize = "..")`, as
-                    // serde's derive reads it: the key read is the
-                    // `deserialize` one; `serialize` is serde's business.
-                    meta.parse_nested_meta(|side| {
-                        let value: syn::LitStr = side.value()?.parse()?;
-                        if side.path.is_ident("deserialize") {
-                            out.rename = Some(value.value());
-                        } else if !side.path.is_ident("serialize") {
-                            return Err(side.error(
-                                "`rename(..)` takes `deserialize = \"..\"` and \
-                                 `serialize = \"..\"`",
-                            ));
-                        }
-                        Ok(())
-                    })?;
-                }
-            } else if path.is_ident("default") && what == "field" {
-                if meta.input.peek(syn::Token![=]) {
-                    return Err(meta.error(
-                        "#[derive(DeserializeIn)] takes `#[serde(default)]` (the field's \
-                         `Default`), not a function: implement `Default` for the field's type",
-                    ));
-                }
-                out.default = true;
-            } else if path.is_ident("skip") && what == "field" {
-                out.skip = true;
-            } else if path.is_ident("borrow") && what == "field" {
-                // serde's `Deserialize` borrowing from the input: nothing
-                // to do here (`DeserializeIn` copies into the arena).
-                if meta.input.peek(syn::Token![=]) {
-                    let _: syn::LitStr = meta.value()?.parse()?;
-                }
-            } else if ((path.is_ident("serialize_with") || path.is_ident("skip_serializing"))
-                && what != "type")
-                || (path.is_ident("skip_serializing_if") && what == "field")
-            {
-                // The serializing side's, on a field or a variant: serde's
-                // `Serialize` (derived beside this) reads them; the decode
-                // has nothing to do.
-                if meta.input.peek(syn::Token![=]) {
-                    let _: syn::LitStr = meta.value()?.parse()?;
-                }
-            } else if path.is_ident("with") && what == "field" {
-                let value: syn::LitStr = meta.value()?.parse()?;
-                if !value.value().starts_with("tickarena::serde::") {
-                    return Err(syn::Error::new_spanned(
-                        value,
-                        "#[derive(DeserializeIn)] cannot call a `with` module's `deserialize`: \
-                         it reads the field's own type (through DeserializeIn or Deserialize); \
-                         use `serialize_with` for the serializing side",
-                    ));
-                }
-            } else {
-                let name = path
-                    .get_ident()
-                    .map_or_else(|| "this".to_owned(), ToString::to_string);
-                let accepted = match what {
-                    "field" => {
-                        "`rename = \"..\"`, `default`, `skip`, `borrow`, and the serializing \
-                         side's `serialize_with`, `skip_serializing`, `skip_serializing_if` and \
-                         `with = \"tickarena::serde::..\"`"
-                    }
-                    "variant" => {
-                        "`rename = \"..\"`, and the serializing side's `serialize_with` and \
-                         `skip_serializing`"
-                    }
-                    _ => "`rename = \"..\"`",
-                };
-                return Err(meta.error(format!(
-                    "#[derive(DeserializeIn)] does not know `#[serde({name})]` on a {what}: it \
-                     accepts {accepted}"
-                )));
+/// The rules by the names serde gives them.
+const RENAME_RULES: [(&str, RenameRule); 8] = [
+    ("lowercase", RenameRule::Lower),
+    ("UPPERCASE", RenameRule::Upper),
+    ("PascalCase", RenameRule::Pascal),
+    ("camelCase", RenameRule::Camel),
+    ("snake_case", RenameRule::Snake),
+    ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
+    ("kebab-case", RenameRule::Kebab),
+    ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
+];
+
+impl RenameRule {
+    fn parse(name: &syn::LitStr) -> syn::Result<Self> {
+        let value = name.value();
+        RENAME_RULES
+            .iter()
+            .find(|(rule, _)| *rule == value)
+            .map(|(_, rule)| *rule)
+            .ok_or_else(|| {
+                let known: Vec<String> =
+                    RENAME_RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
+                Error::new(
+                    name.span(),
+                    format!(
+                        "unknown rename rule `rename_all = {value:?}`, expected one of {}",
+                        known.join(", ")
+                    ),
+                )
+            })
+    }
+
+    /// This rule, or `other` where this is none (a variant's `rename_all`
+    /// over the type's `rename_all_fields`).
+    pub fn or(self, other: Self) -> Self {
+        if self == RenameRule::None {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// A variant's name (`PascalCase` in Rust) under this rule.
+    pub fn apply_to_variant(self, variant: &str) -> String {
+        use RenameRule::*;
+        match self {
+            None | Pascal => variant.to_owned(),
+            Lower => variant.to_ascii_lowercase(),
+            Upper => variant.to_ascii_uppercase(),
+            Camel => {
+                let mut chars = variant.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_ascii_lowercase().to_string() + chars.as_str()
+                })
             }
+            Snake => {
+                let mut snake = String::new();
+                for (at, c) in variant.char_indices() {
+                    if at > 0 && c.is_uppercase() {
+                        snake.push('_');
+                    }
+                    snake.push(c.to_ascii_lowercase());
+                }
+                snake
+            }
+            ScreamingSnake => Snake.apply_to_variant(variant).to_ascii_uppercase(),
+            Kebab => Snake.apply_to_variant(variant).replace('_', "-"),
+            ScreamingKebab => ScreamingSnake.apply_to_variant(variant).replace('_', "-"),
+        }
+    }
+
+    /// A field's name (`snake_case` in Rust) under this rule.
+    pub fn apply_to_field(self, field: &str) -> String {
+        use RenameRule::*;
+        match self {
+            None | Lower | Snake => field.to_owned(),
+            Upper | ScreamingSnake => field.to_ascii_uppercase(),
+            Pascal => {
+                let (mut pascal, mut capital) = (String::new(), true);
+                for c in field.chars() {
+                    if c == '_' {
+                        capital = true;
+                    } else if capital {
+                        pascal.push(c.to_ascii_uppercase());
+                        capital = false;
+                    } else {
+                        pascal.push(c);
+                    }
+                }
+                pascal
+            }
+            Camel => {
+                let pascal = Pascal.apply_to_field(field);
+                let mut chars = pascal.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_ascii_lowercase().to_string() + chars.as_str()
+                })
+            }
+            Kebab => field.replace('_', "-"),
+            ScreamingKebab => ScreamingSnake.apply_to_field(field).replace('_', "-"),
+        }
+    }
+}
+
+/// `default` on a type or a field: none, `Default::default()`, or a
+/// function (`default = "path"`, called with no arguments).
+#[derive(Clone, Default)]
+pub enum DefaultAttr {
+    #[default]
+    None,
+    Default,
+    Path(syn::ExprPath),
+}
+
+impl DefaultAttr {
+    pub fn is_none(&self) -> bool {
+        matches!(self, DefaultAttr::None)
+    }
+}
+
+/// `#[serde(..)]` on the type, as serde's derive reads it for
+/// deserializing. Every serde container attribute is read here (what the
+/// serializing side alone reads is checked and dropped); `deserialize_in`
+/// decides which it follows. A flag keeps the span of the word that set
+/// it, for a refusal under it.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `rename = ".."` or `rename(deserialize = "..")`: the name the
+    /// format is told.
+    pub rename: Option<String>,
+    /// `rename_all = ".."` or `rename_all(deserialize = "..")`: the
+    /// fields' (a struct) or the variants' (an enum) names.
+    pub rename_all: RenameRule,
+    /// `rename_all_fields` (an enum): the fields of every struct variant
+    /// without a `rename_all` of its own.
+    pub rename_all_fields: RenameRule,
+    /// `deny_unknown_fields`: an unknown key is an error.
+    pub deny_unknown_fields: Option<Span>,
+    /// `transparent`: the type is its one field read.
+    pub transparent: Option<Span>,
+    /// `default` / `default = "path"` (a struct): where a field is
+    /// missing, the one of this value.
+    pub default: DefaultAttr,
+    /// `bound = ".."` or `bound(deserialize = "..")`: the where clauses
+    /// of the impl.
+    pub bound: Option<Vec<syn::WherePredicate>>,
+    /// `tag = ".."`: internally tagged (with `content`: adjacently).
+    pub tag: Option<syn::LitStr>,
+    /// `content = ".."`, with `tag`.
+    pub content: Option<syn::LitStr>,
+    /// `untagged` (an enum).
+    pub untagged: Option<Span>,
+    /// `from = "Type"`: read a `Type`, then `From`.
+    pub from: Option<syn::Type>,
+    /// `try_from = "Type"`: read a `Type`, then `TryFrom`.
+    pub try_from: Option<syn::Type>,
+    /// `expecting = ".."`: the visitor's `expecting` text.
+    pub expecting: Option<String>,
+    /// `remote = ".."`: a derive for a type of another crate.
+    pub remote: Option<Span>,
+    /// `field_identifier` or `variant_identifier`.
+    pub identifier: Option<Span>,
+    /// Which of the two `identifier` is: `field_identifier`.
+    pub field_identifier: bool,
+}
+
+/// `#[serde(..)]` on a field, as serde's derive reads it for
+/// deserializing.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `rename = ".."` or `rename(deserialize = "..")`: the key in a map.
+    pub rename: Option<String>,
+    /// `alias = ".."`, each: other keys read as this field.
+    pub aliases: Vec<String>,
+    /// `default` / `default = "path"`: what a missing field is.
+    pub default: DefaultAttr,
+    /// `skip` or `skip_deserializing`: never read; the default (the
+    /// field's, or the type's `default`).
+    pub skip: bool,
+    /// `deserialize_with = "path"`, or `with = "module"`'s
+    /// `module::deserialize` (not `tickarena::serde::..`'s, which serialize
+    /// only).
+    pub deserialize_with: Option<syn::ExprPath>,
+    /// `flatten`.
+    pub flatten: Option<Span>,
+    /// `bound = ".."` or `bound(deserialize = "..")`.
+    pub bound: Option<Vec<syn::WherePredicate>>,
+}
+
+/// `#[serde(..)]` on an enum's variant, as serde's derive reads it for
+/// deserializing.
+#[derive(Default)]
+pub struct VariantAttrs {
+    /// `rename = ".."` or `rename(deserialize = "..")`: the variant's tag.
+    pub rename: Option<String>,
+    /// `alias = ".."`, each: other tags read as this variant.
+    pub aliases: Vec<String>,
+    /// `rename_all = ".."`: the names of a struct variant's fields.
+    pub rename_all: RenameRule,
+    /// `skip` or `skip_deserializing`: never read (its tag is unknown).
+    pub skip: bool,
+    /// `other`: a unit variant read for every unknown tag.
+    pub other: Option<Span>,
+    /// `untagged`: tried, untagged, after the tagged variants.
+    pub untagged: Option<Span>,
+    /// `deserialize_with = "path"` or `with = "module"`: the variant's
+    /// fields read by that function, as one value (a tuple for several).
+    pub deserialize_with: Option<syn::ExprPath>,
+    /// `bound = ".."` or `bound(deserialize = "..")`.
+    pub bound: Option<Vec<syn::WherePredicate>>,
+}
+
+/// The string of `= ".."`.
+fn lit_str(meta: &syn::meta::ParseNestedMeta) -> syn::Result<syn::LitStr> {
+    meta.value()?.parse()
+}
+
+/// `name = ".."` or `name(serialize = "..", deserialize = "..")`: the
+/// deserializing side's value (a single one is both sides').
+fn deserialize_side(
+    meta: &syn::meta::ParseNestedMeta,
+    name: &str,
+) -> syn::Result<Option<syn::LitStr>> {
+    if meta.input.peek(syn::Token![=]) {
+        return lit_str(meta).map(Some);
+    }
+    let mut de = None;
+    meta.parse_nested_meta(|side| {
+        let value = lit_str(&side)?;
+        if side.path.is_ident("deserialize") {
+            de = Some(value);
+        } else if !side.path.is_ident("serialize") {
+            return Err(side.error(format!(
+                "malformed {name} attribute, expected `{name}(serialize = ..., deserialize = ...)`"
+            )));
+        }
+        Ok(())
+    })?;
+    Ok(de)
+}
+
+fn parse_path(value: &syn::LitStr) -> syn::Result<syn::ExprPath> {
+    value.parse().map_err(|_| {
+        Error::new(
+            value.span(),
+            format!("failed to parse path: {:?}", value.value()),
+        )
+    })
+}
+
+fn parse_type(value: &syn::LitStr, attr: &str) -> syn::Result<syn::Type> {
+    value.parse().map_err(|_| {
+        Error::new(
+            value.span(),
+            format!("failed to parse type: {attr} = {:?}", value.value()),
+        )
+    })
+}
+
+/// `bound = ".."` or `bound(deserialize = "..")`: the predicates.
+fn parse_bound(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Option<Vec<syn::WherePredicate>>> {
+    let Some(value) = deserialize_side(meta, "bound")? else {
+        return Ok(None);
+    };
+    let predicates = value.parse_with(
+        syn::punctuated::Punctuated::<syn::WherePredicate, syn::Token![,]>::parse_terminated,
+    )?;
+    Ok(Some(predicates.into_iter().collect()))
+}
+
+/// `default` or `default = "path"`.
+fn parse_default(meta: &syn::meta::ParseNestedMeta) -> syn::Result<DefaultAttr> {
+    if meta.input.peek(syn::Token![=]) {
+        Ok(DefaultAttr::Path(parse_path(&lit_str(meta)?)?))
+    } else {
+        Ok(DefaultAttr::Default)
+    }
+}
+
+/// `with = "module"`: its `module::deserialize`.
+fn with_module(value: &syn::LitStr) -> syn::Result<syn::ExprPath> {
+    let mut path = parse_path(value)?;
+    path.path
+        .segments
+        .push(syn::Ident::new("deserialize", value.span()).into());
+    Ok(path)
+}
+
+/// Whether `with = ".."` names one of tickarena's serializing modules
+/// (`tickarena::serde::vec`, `boxed`): the decode reads the field through
+/// `DeserializeIn`, as those modules' types are read.
+fn is_tickarena_module(value: &syn::LitStr) -> bool {
+    let path = value.value().replace(' ', "");
+    path.starts_with("tickarena::serde::") || path.contains("::tickarena::serde::")
+}
+
+/// An attribute that takes `= ".."` and is the serializing side's alone
+/// (or a no-op for the decode): its value checked and dropped.
+fn ignore_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::LitStr = lit_str(meta)?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|side| {
+            let _: syn::LitStr = lit_str(&side)?;
             Ok(())
-        });
-        if let Err(error) = parsed {
+        })?;
+    }
+    Ok(())
+}
+
+fn unknown(meta: &syn::meta::ParseNestedMeta, what: &str) -> Error {
+    use quote::ToTokens;
+    let path = meta.path.to_token_stream().to_string().replace(' ', "");
+    meta.error(format!(
+        "#[derive(DeserializeIn)]: unknown serde {what} attribute `{path}`"
+    ))
+}
+
+/// Each `#[serde(..)]` among `attrs`, its items handed to `item` (an empty
+/// `#[serde()]` is nothing, as serde reads it).
+fn each_item(
+    attrs: &[syn::Attribute],
+    errors: &mut Errors,
+    mut item: impl FnMut(&syn::meta::ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        if let syn::Meta::List(list) = &attr.meta
+            && list.tokens.is_empty()
+        {
+            continue;
+        }
+        if let Err(error) = attr.parse_nested_meta(|meta| item(&meta)) {
             errors.push(error);
         }
     }
+}
+
+/// The type's `#[serde(..)]`.
+pub fn container_attrs(input: &DeriveInput, errors: &mut Errors) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    let is_enum = matches!(input.data, syn::Data::Enum(_));
+    each_item(&input.attrs, errors, |meta| {
+        let path = &meta.path;
+        let span = syn::spanned::Spanned::span(path);
+        if path.is_ident("rename") {
+            if let Some(name) = deserialize_side(meta, "rename")? {
+                out.rename = Some(name.value());
+            }
+        } else if path.is_ident("rename_all") {
+            if let Some(rule) = deserialize_side(meta, "rename_all")? {
+                out.rename_all = RenameRule::parse(&rule)?;
+            }
+        } else if path.is_ident("rename_all_fields") {
+            if !is_enum {
+                return Err(meta.error("#[serde(rename_all_fields)] can only be used on enums"));
+            }
+            if let Some(rule) = deserialize_side(meta, "rename_all_fields")? {
+                out.rename_all_fields = RenameRule::parse(&rule)?;
+            }
+        } else if path.is_ident("deny_unknown_fields") {
+            out.deny_unknown_fields = Some(span);
+        } else if path.is_ident("transparent") {
+            out.transparent = Some(span);
+        } else if path.is_ident("default") {
+            if is_enum {
+                return Err(meta.error(if meta.input.peek(syn::Token![=]) {
+                    "#[serde(default = \"...\")] can only be used on structs"
+                } else {
+                    "#[serde(default)] can only be used on structs"
+                }));
+            }
+            out.default = parse_default(meta)?;
+        } else if path.is_ident("bound") {
+            out.bound = parse_bound(meta)?;
+        } else if path.is_ident("tag") {
+            out.tag = Some(lit_str(meta)?);
+        } else if path.is_ident("content") {
+            out.content = Some(lit_str(meta)?);
+        } else if path.is_ident("untagged") {
+            if !is_enum {
+                return Err(meta.error("#[serde(untagged)] can only be used on enums"));
+            }
+            out.untagged = Some(span);
+        } else if path.is_ident("from") {
+            out.from = Some(parse_type(&lit_str(meta)?, "from")?);
+        } else if path.is_ident("try_from") {
+            out.try_from = Some(parse_type(&lit_str(meta)?, "try_from")?);
+        } else if path.is_ident("expecting") {
+            out.expecting = Some(lit_str(meta)?.value());
+        } else if path.is_ident("remote") {
+            let _: syn::LitStr = lit_str(meta)?;
+            out.remote = Some(span);
+        } else if path.is_ident("field_identifier") || path.is_ident("variant_identifier") {
+            if out.identifier.is_some() {
+                return Err(meta.error(
+                    "#[serde(field_identifier)] and #[serde(variant_identifier)] cannot both be set",
+                ));
+            }
+            if !is_enum {
+                return Err(meta.error(if path.is_ident("field_identifier") {
+                    "#[serde(field_identifier)] can only be used on an enum"
+                } else {
+                    "#[serde(variant_identifier)] can only be used on an enum"
+                }));
+            }
+            out.identifier = Some(span);
+            out.field_identifier = path.is_ident("field_identifier");
+        } else if path.is_ident("into") || path.is_ident("crate") {
+            // `into`: the serializing side's. `crate`: serde's path, which
+            // the generated code does not name (it reaches serde through
+            // tickarena; see `#[tickarena(crate = "..")]`).
+            let _: syn::LitStr = lit_str(meta)?;
+        } else {
+            return Err(unknown(meta, "container"));
+        }
+        Ok(())
+    });
+    out
+}
+
+/// A field's `#[serde(..)]`.
+pub fn field_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    each_item(attrs, errors, |meta| {
+        let path = &meta.path;
+        if path.is_ident("rename") {
+            if let Some(name) = deserialize_side(meta, "rename")? {
+                out.rename = Some(name.value());
+            }
+        } else if path.is_ident("alias") {
+            out.aliases.push(lit_str(meta)?.value());
+        } else if path.is_ident("default") {
+            out.default = parse_default(meta)?;
+        } else if path.is_ident("skip") || path.is_ident("skip_deserializing") {
+            out.skip = true;
+        } else if path.is_ident("deserialize_with") {
+            out.deserialize_with = Some(parse_path(&lit_str(meta)?)?);
+        } else if path.is_ident("with") {
+            let module = lit_str(meta)?;
+            if !is_tickarena_module(&module) {
+                out.deserialize_with = Some(with_module(&module)?);
+            }
+        } else if path.is_ident("flatten") {
+            out.flatten = Some(syn::spanned::Spanned::span(path));
+        } else if path.is_ident("bound") {
+            out.bound = parse_bound(meta)?;
+        } else if path.is_ident("skip_serializing")
+            || path.is_ident("skip_serializing_if")
+            || path.is_ident("serialize_with")
+            || path.is_ident("getter")
+            || path.is_ident("borrow")
+        {
+            // The serializing side's, and `borrow` (serde's `Deserialize`
+            // borrowing from the input; `DeserializeIn` copies into the
+            // arena): nothing for the decode to do.
+            ignore_value(meta)?;
+        } else {
+            return Err(unknown(meta, "field"));
+        }
+        Ok(())
+    });
+    out
+}
+
+/// A variant's `#[serde(..)]`.
+pub fn variant_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    each_item(attrs, errors, |meta| {
+        let path = &meta.path;
+        let span = syn::spanned::Spanned::span(path);
+        if path.is_ident("rename") {
+            if let Some(name) = deserialize_side(meta, "rename")? {
+                out.rename = Some(name.value());
+            }
+        } else if path.is_ident("alias") {
+            out.aliases.push(lit_str(meta)?.value());
+        } else if path.is_ident("rename_all") {
+            if let Some(rule) = deserialize_side(meta, "rename_all")? {
+                out.rename_all = RenameRule::parse(&rule)?;
+            }
+        } else if path.is_ident("skip") || path.is_ident("skip_deserializing") {
+            out.skip = true;
+        } else if path.is_ident("other") {
+            out.other = Some(span);
+        } else if path.is_ident("untagged") {
+            out.untagged = Some(span);
+        } else if path.is_ident("deserialize_with") {
+            out.deserialize_with = Some(parse_path(&lit_str(meta)?)?);
+        } else if path.is_ident("with") {
+            out.deserialize_with = Some(with_module(&lit_str(meta)?)?);
+        } else if path.is_ident("bound") {
+            out.bound = parse_bound(meta)?;
+        } else if path.is_ident("skip_serializing")
+            || path.is_ident("serialize_with")
+            || path.is_ident("borrow")
+        {
+            ignore_value(meta)?;
+        } else {
+            return Err(unknown(meta, "variant"));
+        }
+        Ok(())
+    });
     out
 }
 
@@ -162,6 +579,11 @@ pub fn serde_attrs(attrs: &[syn::Attribute], what: &str, errors: &mut Errors) ->
 /// `Option<&'a [u8]>`).
 pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
     use quote::ToTokens;
+    tokens_mention(ty.to_token_stream(), &lifetime.ident.to_string())
+}
+
+/// Whether `tokens` name the lifetime `'name` anywhere.
+pub fn tokens_mention(tokens: proc_macro2::TokenStream, name: &str) -> bool {
     fn walk(tokens: proc_macro2::TokenStream, name: &str) -> bool {
         let mut previous_quote = false;
         for token in tokens {
@@ -184,7 +606,7 @@ pub fn mentions(ty: &syn::Type, lifetime: &Lifetime) -> bool {
         }
         false
     }
-    walk(ty.to_token_stream(), &lifetime.ident.to_string())
+    walk(tokens, name)
 }
 
 /// The name serde gives a field or variant: its identifier without `r#`
@@ -369,7 +791,45 @@ fn dotted(key: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::depends_on;
+    use super::{RenameRule, depends_on};
+
+    /// Every style on a variant's name and a field's (serde's tables).
+    #[test]
+    fn rename_rules_follow_serdes_styles() {
+        use RenameRule::*;
+        let cases = [
+            (None, "VeryTasty", "very_tasty"),
+            (Lower, "verytasty", "very_tasty"),
+            (Upper, "VERYTASTY", "VERY_TASTY"),
+            (Pascal, "VeryTasty", "VeryTasty"),
+            (Camel, "veryTasty", "veryTasty"),
+            (Snake, "very_tasty", "very_tasty"),
+            (ScreamingSnake, "VERY_TASTY", "VERY_TASTY"),
+            (Kebab, "very-tasty", "very-tasty"),
+            (ScreamingKebab, "VERY-TASTY", "VERY-TASTY"),
+        ];
+        for (rule, variant, field) in cases {
+            assert_eq!(rule.apply_to_variant("VeryTasty"), variant, "{rule:?}");
+            assert_eq!(rule.apply_to_field("very_tasty"), field, "{rule:?}");
+        }
+        assert_eq!(Camel.apply_to_variant("A"), "a");
+        assert_eq!(Snake.apply_to_variant("A"), "a");
+        assert_eq!(Pascal.apply_to_field("a"), "A");
+        assert_eq!(Camel.apply_to_field(""), "");
+        assert_eq!(None.or(Kebab), Kebab);
+        assert_eq!(Lower.or(Kebab), Lower);
+    }
+
+    #[test]
+    fn an_unknown_rule_names_the_known_ones() {
+        let error = RenameRule::parse(&syn::parse_quote!("Title Case")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown rename rule `rename_all = \"Title Case\"`, expected one of \"lowercase\", \
+             \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \
+             \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\""
+        );
+    }
 
     #[test]
     fn a_dependency_is_found_in_every_form_cargo_takes() {

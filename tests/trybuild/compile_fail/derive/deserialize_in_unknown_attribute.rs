@@ -1,8 +1,8 @@
-// serde attributes the derive cannot follow are errors, not ignored:
-// `flatten` changes the encoding.
+// An attribute serde does not know either (a misspelt `flatten`) is an
+// error, not ignored.
 #[derive(tickarena::DeserializeIn)]
 struct Packet<'a> {
-    #[serde(flatten)]
+    #[serde(flaten)]
     header: (u32, &'a str),
 }
 
