@@ -784,7 +784,8 @@ mod arena {
 #[test]
 fn rename_all_reads_every_case_style() {
     macro_rules! check {
-        ($($module:ident),*) => {$({
+        // Under Miri, one style: the others run the same code.
+        ($($module:ident),*) => {$( if !cfg!(miri) || stringify!($module) == "camel" {
             use heap::$module::{Account, Event};
             let account = Account { user_id: 7, display_name: "Ann".into(), renamed: 1 };
             same_all::<Account, arena::$module::Account<'_>>(&account, &[
