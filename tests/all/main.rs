@@ -57,6 +57,7 @@ mod serde_messages;
 mod serde_oracle;
 mod serde_refused;
 mod serde_review6;
+mod serde_tokens;
 mod sizing_report;
 mod std_string;
 mod std_vec;

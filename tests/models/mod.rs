@@ -13,3 +13,4 @@ pub mod serde_decode;
 pub mod string;
 pub mod tags;
 pub mod threads;
+pub mod tokens;
