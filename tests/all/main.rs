@@ -53,6 +53,7 @@ mod serde_cautious;
 mod serde_depth;
 mod serde_derive_rules;
 mod serde_drops;
+mod serde_macro_declared;
 mod serde_messages;
 mod serde_oracle;
 mod serde_refused;

@@ -256,9 +256,13 @@ fn fields_visitor(
             ))
         };
         // Spanned on the field's type, as the seed is (see `seed`).
+        // `__seq` keeps the derive's own span (declared by `visit_seq`
+        // under it): under the field's, a type declared by a caller's
+        // `macro_rules!` would look for it in the caller's hygiene.
         let span = syn::spanned::Spanned::span(&field.ty);
+        let seq = Ident::new("__seq", Span::call_site());
         let next =
-            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut __seq, #seed));
+            quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut #seq, #seed));
         // One match, not `?` and a match: a debug build keeps `?`'s
         // temporaries (the value once more) in this frame, which a
         // recursive type's every level holds across its fields' decode.
@@ -362,7 +366,9 @@ fn map_form(
         .map(|(_, f)| {
             let seed = seed(f, arena);
             let span = syn::spanned::Spanned::span(&f.ty);
-            quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
+            // `__map` keeps the derive's own span, as `__seq` (see above).
+            let map = Ident::new("__map", Span::call_site());
+            quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut #map, #seed)?)
         })
         .collect();
     let finish = fields.iter().zip(locals).map(|(field, local)| {
