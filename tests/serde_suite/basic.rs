@@ -1,3 +1,5 @@
+//! serde's deserialize cases (see `main.rs`) that use only what `DeserializeIn` accepted before issue 50 (`rename`, `default`, `skip`): 8 cases, 15 decodes.
+
 use crate::prelude::*;
 use crate::tokens::Token;
 use std::collections::{BTreeMap, HashMap};

@@ -1,3 +1,5 @@
+//! serde's deserialize cases (see `main.rs`) that use `internally_tagged` (a case with several of serde's attributes is filed under the first of: flatten, untagged, tag + content, tag, deny_unknown_fields, alias, rename_all, other, transparent, from, expecting, with, defaults, skip, identifier): 22 cases, 88 decodes.
+
 use crate::prelude::*;
 use crate::tokens::Token;
 use std::collections::{BTreeMap, HashMap};

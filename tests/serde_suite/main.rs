@@ -135,6 +135,7 @@ mod basic;
 // mod deny_unknown_fields; // needs: deny_unknown_fields (h-attrs)
 // mod expecting; // needs: expecting (h-attrs)
 // mod flatten; // needs: flatten (h-content)
+// mod identifier; // needs: field_identifier / variant_identifier (refused by design in h-attrs: derive serde's Deserialize)
 // mod from; // needs: from / try_from (h-attrs)
 // mod internally_tagged; // needs: tag (h-content)
 // mod other; // needs: other (h-attrs)
