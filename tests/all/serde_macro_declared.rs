@@ -16,9 +16,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 /// `DeserializeIn`.
 macro_rules! twins {
     ($($item:item)*) => {
+        // The fields are read by `Debug` only.
+        #[allow(dead_code)]
         mod heap {
             $( #[derive(serde::Deserialize, Debug)] $item )*
         }
+        #[allow(dead_code)]
         mod arena {
             $( #[derive(tickarena::DeserializeIn, Debug)] $item )*
         }

@@ -233,3 +233,47 @@ fn the_arena_derive_reads_tokens_as_serdes_does() {
         assert_eq!(heap, got, "{:?}", &doc[..end]);
     }
 }
+
+#[test]
+fn serialized_tokens_read_back() {
+    #[derive(serde::Serialize, Deserialize, Debug, PartialEq)]
+    struct Message {
+        id: Meters,
+        shapes: Vec<Shape>,
+        note: Option<String>,
+    }
+    #[derive(serde::Serialize, Deserialize, Debug, PartialEq)]
+    struct Meters(f32);
+    #[derive(serde::Serialize, Deserialize, Debug, PartialEq)]
+    enum Shape {
+        Empty,
+        Circle(u8),
+        Line(u8, u8),
+        Rect { w: u8, h: u8 },
+    }
+    let message = Message {
+        id: Meters(2.5),
+        shapes: vec![
+            Shape::Empty,
+            Shape::Circle(1),
+            Shape::Line(2, 3),
+            Shape::Rect { w: 4, h: 5 },
+        ],
+        note: Some("hi".into()),
+    };
+    let doc = tokens::to_tokens(&message).unwrap();
+    assert_eq!(
+        &doc[..5],
+        &[
+            Token::Struct {
+                name: "Message",
+                len: 3
+            },
+            Token::Str("id"),
+            Token::NewtypeStruct { name: "Meters" },
+            Token::F32(2.5),
+            Token::Str("shapes"),
+        ]
+    );
+    assert_eq!(tokens::heap::<Message>(&doc), Ok(message));
+}
