@@ -48,6 +48,7 @@ mod segmented_drops;
 mod segmented_misc;
 mod segmented_model;
 mod segmented_pointers;
+// mod serde_attrs_oracle; // needs: the derive of issue 50 (h-attrs + h-content), with `pub mod serde_attrs_decode` in tests/models/mod.rs
 mod serde_arena;
 mod serde_cautious;
 mod serde_depth;

@@ -10,6 +10,7 @@ pub mod rows;
 pub mod scopes;
 pub mod segmented;
 pub mod serde_decode;
+// pub mod serde_attrs_decode; // needs: the derive of issue 50 (h-attrs + h-content), with `mod serde_attrs_oracle` in tests/all/main.rs
 pub mod string;
 pub mod tags;
 pub mod threads;
