@@ -23,6 +23,9 @@
 //! Used by `tests/all/serde_attrs_oracle.rs` (random packets, mutated
 //! postcard, JSON and token documents).
 
+// The arena types' fields are read by their `Debug` only.
+#![allow(dead_code)]
+
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Error as _};
