@@ -6,8 +6,10 @@
 //! another field's or variant's name or an unknown one, values set to
 //! `null` or to a value of another type, the text truncated; tokens:
 //! tokens dropped, repeated, strings given as borrowed or owned, keys
-//! renamed, the list cut short), and each document decoded by both
-//! derives: the same value or the same error message.
+//! and variants renamed, the list cut short), and each document decoded
+//! by both derives: the same value or the same error message. Every
+//! rename of a key or a name to one of its alternatives (an alias, the
+//! name before `rename_all`, another variant's) is tried on each packet.
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -31,6 +33,55 @@ const NAMES: &[&str] = &[
     "type", "JOINED", "LEFT", "TICK", "NOTE", "UNKNOWN", "Joined", "reason", "text", "a", "b",
     "Named", "Code", "Raw", "zzz",
 ];
+
+/// The names a key or variant may be written as instead of the one
+/// written (aliases, the names before `rename_all`, other variants): what a
+/// rename picks half of the time.
+const ALTERNATIVES: &[(&str, &[&str])] = &[
+    ("packetId", &["packet_id", "PacketId"]),
+    ("userName", &["nick", "handle", "user_name"]),
+    ("retries", &["Retries"]),
+    ("kindIn", &["kind"]),
+    ("chat_line", &["chat", "ChatLine", "idle", "unknown"]),
+    ("move_to", &["MoveTo", "moveTo"]),
+    ("idle", &["unknown", "chat_line", "zzz", "Idle"]),
+    ("unknown", &["idle", "zzz"]),
+    ("X", &["x"]),
+    ("Y", &["y"]),
+    ("limits", &["limit"]),
+    ("name", &["zzz", "max"]),
+    ("max", &["name", "Max"]),
+    ("doc-id", &["doc_id", "docId"]),
+    ("cached-len", &["cached_len"]),
+    ("type", &["t", "tag"]),
+    ("JOINED", &["Joined", "LEFT", "UNKNOWN", "zzz"]),
+    ("LEFT", &["Left", "JOINED", "TICK"]),
+    ("TICK", &["NOTE", "zzz", "UNKNOWN"]),
+    ("NOTE", &["Note", "TICK", "JOINED"]),
+    ("UNKNOWN", &["Unknown", "zzz"]),
+    ("t", &["type", "c"]),
+    ("c", &["t", "content"]),
+    ("ping", &["say", "Ping", "zzz"]),
+    ("say", &["ping", "pair", "move"]),
+    ("pair", &["move", "say"]),
+    ("move", &["pair", "Move"]),
+    ("Named", &["Code", "Raw", "named"]),
+    ("Code", &["Named", "Raw"]),
+    ("owner", &["author", "Owner"]),
+    ("version", &["Version"]),
+    ("a", &["b"]),
+    ("b", &["a"]),
+    ("text", &["level", "Text"]),
+];
+
+/// What `name` becomes under `pick`: one of its alternatives (even picks,
+/// where it has some), else one of all the names.
+fn renamed(name: &str, pick: usize) -> &'static str {
+    match ALTERNATIVES.iter().find(|(known, _)| *known == name) {
+        Some((_, alternatives)) if pick % 2 == 0 => alternatives[pick / 2 % alternatives.len()],
+        _ => NAMES[pick / 2 % NAMES.len()],
+    }
+}
 
 const CHARS: &[char] = &['a', 'Z', ' ', '"', '\\', 'é', '😀', '\n'];
 
@@ -166,7 +217,11 @@ fn apply_bytes(bytes: &mut Vec<u8>, edit: &ByteEdit) {
 #[derive(Clone, Debug)]
 enum JsonEdit {
     Drop(usize, usize),
-    Rename(usize, usize, &'static str),
+    /// The key renamed (see [`renamed`]).
+    Rename(usize, usize, usize),
+    /// The `n`-th string value (in preorder, modulo their count) renamed
+    /// (see [`renamed`]): a variant's name, an internal tag's.
+    Restring(usize, usize),
     Null(usize, usize),
     /// The value replaced by one of another type.
     Retype(usize, usize, u8),
@@ -177,8 +232,9 @@ enum JsonEdit {
 fn json_edit() -> impl Strategy<Value = JsonEdit> {
     prop_oneof![
         (any::<usize>(), any::<usize>()).prop_map(|(n, k)| JsonEdit::Drop(n, k)),
-        (any::<usize>(), any::<usize>(), prop::sample::select(NAMES))
-            .prop_map(|(n, k, name)| JsonEdit::Rename(n, k, name)),
+        (any::<usize>(), any::<usize>(), any::<usize>())
+            .prop_map(|(n, k, pick)| JsonEdit::Rename(n, k, pick)),
+        (any::<usize>(), any::<usize>()).prop_map(|(n, pick)| JsonEdit::Restring(n, pick)),
         (any::<usize>(), any::<usize>()).prop_map(|(n, k)| JsonEdit::Null(n, k)),
         (any::<usize>(), any::<usize>(), 0..4u8).prop_map(|(n, k, t)| JsonEdit::Retype(n, k, t)),
         any::<usize>().prop_map(JsonEdit::Truncate),
@@ -197,6 +253,16 @@ fn apply_json(value: &Json, edit: &JsonEdit) -> String {
             }
             return text[..cut].to_owned();
         }
+        JsonEdit::Restring(n, pick) => {
+            let mut strings = Vec::new();
+            collect_strings(&mut value, &mut strings);
+            if !strings.is_empty() {
+                let count = strings.len();
+                let at = &mut strings[n % count];
+                **at = Json::from(renamed(at.as_str().unwrap_or(""), pick));
+            }
+            return value.to_string();
+        }
         JsonEdit::Drop(n, k)
         | JsonEdit::Rename(n, k, _)
         | JsonEdit::Null(n, k)
@@ -211,9 +277,9 @@ fn apply_json(value: &Json, edit: &JsonEdit) -> String {
                 JsonEdit::Drop(..) => {
                     map.remove(&key);
                 }
-                JsonEdit::Rename(_, _, name) => {
+                JsonEdit::Rename(_, _, pick) => {
                     let moved = map.remove(&key).expect("present");
-                    map.insert(name.to_owned(), moved);
+                    map.insert(renamed(&key, pick).to_owned(), moved);
                 }
                 JsonEdit::Null(..) => {
                     map.insert(key, Json::Null);
@@ -227,11 +293,93 @@ fn apply_json(value: &Json, edit: &JsonEdit) -> String {
                     };
                     map.insert(key, other);
                 }
-                JsonEdit::Truncate(_) => unreachable!(),
+                JsonEdit::Truncate(_) | JsonEdit::Restring(..) => unreachable!(),
             }
         }
     }
     value.to_string()
+}
+
+/// Every document one rename away from `value`: each key of each object,
+/// and each string value, renamed to each of its alternatives
+/// ([`ALTERNATIVES`]; the names a field or variant is also read by, or
+/// another's).
+fn every_rename(value: &Json) -> Vec<String> {
+    let mut out = Vec::new();
+    for n in 0..count_objects(value) {
+        let mut probe = value.clone();
+        let keys: Vec<String> = nth_object(&mut probe, n).expect("counted").keys().cloned().collect();
+        for key in keys {
+            for &other in alternatives(&key) {
+                let mut copy = value.clone();
+                let map = nth_object(&mut copy, n).expect("counted");
+                let moved = map.remove(&key).expect("present");
+                map.insert(other.to_owned(), moved);
+                out.push(copy.to_string());
+            }
+        }
+    }
+    let mut probe = value.clone();
+    let mut strings = Vec::new();
+    collect_strings(&mut probe, &mut strings);
+    let texts: Vec<String> = strings.iter().map(|s| s.as_str().unwrap_or("").to_owned()).collect();
+    for (i, text) in texts.iter().enumerate() {
+        for &other in alternatives(text) {
+            let mut copy = value.clone();
+            let mut strings = Vec::new();
+            collect_strings(&mut copy, &mut strings);
+            *strings[i] = Json::from(other);
+            out.push(copy.to_string());
+        }
+    }
+    out
+}
+
+/// Every token document one rename away from `doc`: each string and each
+/// variant's name renamed to each of its alternatives.
+fn every_token_rename(doc: &[Token]) -> Vec<Vec<Token>> {
+    let mut out = Vec::new();
+    for (i, token) in doc.iter().enumerate() {
+        let name = match *token {
+            Token::Str(name)
+            | Token::UnitVariant { variant: name, .. }
+            | Token::NewtypeVariant { variant: name, .. }
+            | Token::TupleVariant { variant: name, .. }
+            | Token::StructVariant { variant: name, .. } => name,
+            _ => continue,
+        };
+        for &other in alternatives(name) {
+            let mut copy = doc.to_vec();
+            match &mut copy[i] {
+                Token::Str(name)
+                | Token::UnitVariant { variant: name, .. }
+                | Token::NewtypeVariant { variant: name, .. }
+                | Token::TupleVariant { variant: name, .. }
+                | Token::StructVariant { variant: name, .. } => *name = other,
+                _ => unreachable!(),
+            }
+            out.push(copy);
+        }
+    }
+    out
+}
+
+/// The alternatives of `name` ([`ALTERNATIVES`]), none if it has none.
+fn alternatives(name: &str) -> &'static [&'static str] {
+    ALTERNATIVES
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map_or(&[], |(_, alternatives)| alternatives)
+}
+
+/// The string values of `value`, in preorder.
+fn collect_strings<'v>(value: &'v mut Json, out: &mut Vec<&'v mut Json>) {
+    match value {
+        Json::String(_) => out.push(value),
+        Json::Array(items) => items.iter_mut().for_each(|item| collect_strings(item, out)),
+        Json::Object(map) => map.values_mut().for_each(|item| collect_strings(item, out)),
+        _ => {}
+    }
 }
 
 fn count_objects(value: &Json) -> usize {
@@ -269,8 +417,10 @@ enum TokenEdit {
     Repeat(usize),
     /// A `Str` given as `BorrowedStr` (or `String` when `owned`).
     Borrowed(usize, bool),
-    /// A `Str` replaced by another name.
-    Rename(usize, &'static str),
+    /// A `Str` renamed (see [`renamed`]).
+    Rename(usize, usize),
+    /// A variant token's variant renamed (see [`renamed`]).
+    Variant(usize, usize),
     Truncate(usize),
 }
 
@@ -279,7 +429,8 @@ fn token_edit() -> impl Strategy<Value = TokenEdit> {
         any::<usize>().prop_map(TokenEdit::Drop),
         any::<usize>().prop_map(TokenEdit::Repeat),
         (any::<usize>(), any::<bool>()).prop_map(|(at, owned)| TokenEdit::Borrowed(at, owned)),
-        (any::<usize>(), prop::sample::select(NAMES)).prop_map(|(at, name)| TokenEdit::Rename(at, name)),
+        (any::<usize>(), any::<usize>()).prop_map(|(at, pick)| TokenEdit::Rename(at, pick)),
+        (any::<usize>(), any::<usize>()).prop_map(|(at, pick)| TokenEdit::Variant(at, pick)),
         any::<usize>().prop_map(TokenEdit::Truncate),
     ]
 }
@@ -301,9 +452,22 @@ fn apply_tokens(doc: &mut Vec<Token>, edit: &TokenEdit) {
                 doc[i] = if owned { Token::String(text) } else { Token::BorrowedStr(text) };
             }
         }
-        TokenEdit::Rename(at, name) => {
+        TokenEdit::Rename(at, pick) => {
             if let Some(i) = (0..len).map(|i| (at + i) % len).find(|&i| matches!(doc[i], Token::Str(_))) {
-                doc[i] = Token::Str(name);
+                let Token::Str(name) = doc[i] else { unreachable!() };
+                doc[i] = Token::Str(renamed(name, pick));
+            }
+        }
+        TokenEdit::Variant(at, pick) => {
+            for i in (0..len).map(|i| (at + i) % len) {
+                if let Token::UnitVariant { variant, .. }
+                | Token::NewtypeVariant { variant, .. }
+                | Token::TupleVariant { variant, .. }
+                | Token::StructVariant { variant, .. } = &mut doc[i]
+                {
+                    *variant = renamed(variant, pick);
+                    break;
+                }
             }
         }
         TokenEdit::Truncate(at) => doc.truncate(at % (len + 1)),
@@ -329,11 +493,17 @@ proptest! {
         }
         let json = serde_json::to_value(&packet).unwrap();
         compact::check_json(&mut arena, &json.to_string());
+        for text in every_rename(&json) {
+            compact::check_json(&mut arena, &text);
+        }
         for edit in &json_edits {
             compact::check_json(&mut arena, &apply_json(&json, edit));
         }
         let mut doc = tokens::to_tokens(&packet).unwrap();
         compact::check_tokens(&mut arena, &doc);
+        for renamed in every_token_rename(&doc) {
+            compact::check_tokens(&mut arena, &renamed);
+        }
         for edit in &token_edits {
             apply_tokens(&mut doc, edit);
             compact::check_tokens(&mut arena, &doc);
@@ -349,11 +519,17 @@ proptest! {
         let mut arena = FrameArena::new();
         let json = serde_json::to_value(&packet).unwrap();
         doc::check_json(&mut arena, &json.to_string());
+        for text in every_rename(&json) {
+            doc::check_json(&mut arena, &text);
+        }
         for edit in &json_edits {
             doc::check_json(&mut arena, &apply_json(&json, edit));
         }
         let mut tokens = tokens::to_tokens(&packet).unwrap();
         doc::check_tokens(&mut arena, &tokens);
+        for renamed in every_token_rename(&tokens) {
+            doc::check_tokens(&mut arena, &renamed);
+        }
         for edit in &token_edits {
             apply_tokens(&mut tokens, edit);
             doc::check_tokens(&mut arena, &tokens);

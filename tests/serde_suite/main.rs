@@ -129,17 +129,26 @@ fn arena_json<'a, T: tickarena::serde::DeserializeIn<'a> + std::fmt::Debug>(
     Ok(format!("{value:?}"))
 }
 
-// mod adjacently_tagged; // needs: tag + content (h-content); at_struct_with_flatten: flatten in a variant
+// The modules commented out need the derive of issue 50. Measured with
+// h-attrs (fd2e9be) and h-content (10a37ed) merged, and flatten.rs's
+// `__map` and `__collect` taken out of the field type's span (else every
+// flatten case fails to compile here: these types are declared by a
+// `macro_rules!`): 143 of 145 cases pass. The two that do not compile:
+// `untagged::it_untagged_variant` (a field `tag` in an untagged variant of
+// an internally tagged enum, which serde accepts, is refused) and
+// `flatten::a_flatten_lifetime_propagation` (a std `HashMap<&str, _>`, which
+// has no arena reading: the arena would write `FrameHashMap`).
+// mod adjacently_tagged; // needs: tag + content (h-content)
 mod basic;
 // mod defaults; // needs: default = "path" (h-attrs)
 // mod deny_unknown_fields; // needs: deny_unknown_fields (h-attrs)
 // mod expecting; // needs: expecting (h-attrs)
-// mod flatten; // needs: flatten (h-content) with its __map/__collect out of the field's span (flatten.rs; macro_rules hygiene); a_flatten_enum_*: flatten in a variant; a_flatten_lifetime_propagation: std HashMap<&str, _> has no arena reading
-// mod identifier; // needs: field_identifier / variant_identifier (refused by design in h-attrs: derive serde's Deserialize)
+// mod flatten; // needs: flatten (h-content), and the hygiene fix above
 // mod from; // needs: from / try_from (h-attrs)
-// mod internally_tagged; // needs: tag (h-content); it_containing_flatten: flatten in a variant
+// mod identifier; // needs: field_identifier / variant_identifier (h-attrs)
+// mod internally_tagged; // needs: tag (h-content)
 // mod other; // needs: other (h-attrs)
 // mod skip; // needs: skip_deserializing (h-attrs)
 // mod transparent; // needs: transparent (h-attrs)
-// mod untagged; // needs: untagged (h-content); it_untagged_variant: a field `tag` in an untagged variant (serde accepts it); ut_contains_flatten*: flatten in a variant
+// mod untagged; // needs: untagged (h-content)
 // mod with; // needs: deserialize_with (h-attrs)
