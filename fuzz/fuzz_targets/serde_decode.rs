@@ -24,6 +24,13 @@ use snapshot::{HeapSnapshot, Snapshot};
 #[path = "../../tests/models/serde_decode.rs"]
 mod model;
 
+// The types carrying serde's attributes (their postcard family), with
+// `mod tokens` beside, which the model reads tokens with.
+#[path = "../../tests/models/tokens.rs"]
+mod tokens;
+#[path = "../../tests/models/serde_attrs_decode.rs"]
+mod serde_attrs_decode;
+
 thread_local! {
     static ARENA: RefCell<FrameArena> =
         RefCell::new(FrameArena::builder().reserve(1 << 20).build().unwrap());
@@ -48,5 +55,6 @@ libfuzzer_sys::fuzz_target!(|bytes: &[u8]| {
         assert!(arena.used() <= arena.stats().reserved);
         arena.reset();
         model::check_postcard(&mut arena, bytes);
+        serde_attrs_decode::compact::check_postcard(&mut arena, bytes);
     });
 });

@@ -9,6 +9,7 @@ pub mod arena;
 pub mod rows;
 pub mod scopes;
 pub mod segmented;
+pub mod serde_attrs_decode;
 pub mod serde_decode;
 pub mod string;
 pub mod tags;

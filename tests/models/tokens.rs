@@ -21,6 +21,7 @@ use serde::de::{
     self, Deserialize, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
     VariantAccess, Visitor,
 };
+use serde::ser;
 use tickarena::FrameArena;
 use tickarena::serde::{DeserializeIn, InArena};
 
@@ -739,5 +740,307 @@ pub fn arena<'a, T: DeserializeIn<'a>>(
     match de.remaining() {
         0 => Ok(value),
         n => Err(format!("{n} remaining tokens")),
+    }
+}
+
+/// A string kept for the rest of the process: the tokens of a serialized
+/// value hold `&'static str` (as serde_test's do). Each distinct string is
+/// kept once.
+fn intern(text: &str) -> &'static str {
+    use std::cell::RefCell;
+    use std::collections::HashSet;
+    thread_local! {
+        static KEPT: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
+    }
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        match kept.get(text) {
+            Some(&known) => known,
+            None => {
+                let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+                kept.insert(leaked);
+                leaked
+            }
+        }
+    })
+}
+
+/// The bytes counterpart of [`intern`].
+fn intern_bytes(bytes: &[u8]) -> &'static [u8] {
+    Box::leak(bytes.to_vec().into_boxed_slice())
+}
+
+/// The tokens `value` serializes to, as serde_test's serializer writes
+/// them (`Struct { name, len }`, `Str` keys, `NewtypeStruct`, variants
+/// with their names). Strings are `Str`.
+pub fn to_tokens<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<Token>, Error> {
+    let mut out = Serializer(Vec::new());
+    value.serialize(&mut out)?;
+    Ok(out.0)
+}
+
+/// Writes a value as tokens (see [`to_tokens`]).
+struct Serializer(Vec<Token>);
+
+impl ser::Serializer for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = Self;
+    type SerializeMap = Self;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Self;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.0.push(Token::Bool(v));
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.0.push(Token::I8(v));
+        Ok(())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.0.push(Token::I16(v));
+        Ok(())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.0.push(Token::I32(v));
+        Ok(())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.0.push(Token::I64(v));
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        self.0.push(Token::I128(v));
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.0.push(Token::U8(v));
+        Ok(())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.0.push(Token::U16(v));
+        Ok(())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.0.push(Token::U32(v));
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.0.push(Token::U64(v));
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        self.0.push(Token::U128(v));
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        self.0.push(Token::F32(v));
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        self.0.push(Token::F64(v));
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.0.push(Token::Char(v));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.0.push(Token::Str(intern(v)));
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        self.0.push(Token::Bytes(intern_bytes(v)));
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        self.0.push(Token::None);
+        Ok(())
+    }
+    fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.0.push(Token::Some);
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.0.push(Token::Unit);
+        Ok(())
+    }
+    fn serialize_unit_struct(self, name: &'static str) -> Result<(), Error> {
+        self.0.push(Token::UnitStruct { name });
+        Ok(())
+    }
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.0.push(Token::UnitVariant { name, variant });
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: serde::Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.0.push(Token::NewtypeStruct { name });
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: serde::Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.0.push(Token::NewtypeVariant { name, variant });
+        value.serialize(self)
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self, Error> {
+        self.0.push(Token::Seq { len });
+        Ok(self)
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Self, Error> {
+        self.0.push(Token::Tuple { len });
+        Ok(self)
+    }
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Self, Error> {
+        self.0.push(Token::TupleStruct { name, len });
+        Ok(self)
+    }
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self, Error> {
+        self.0.push(Token::TupleVariant { name, variant, len });
+        Ok(self)
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Self, Error> {
+        self.0.push(Token::Map { len });
+        Ok(self)
+    }
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Self, Error> {
+        self.0.push(Token::Struct { name, len });
+        Ok(self)
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self, Error> {
+        self.0.push(Token::StructVariant { name, variant, len });
+        Ok(self)
+    }
+}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string())
+    }
+}
+
+impl ser::SerializeSeq for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::SeqEnd);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::TupleEnd);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::TupleStructEnd);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::TupleVariantEnd);
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: serde::Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        key.serialize(&mut **self)
+    }
+    fn serialize_value<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::MapEnd);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: serde::Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.0.push(Token::Str(key));
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::StructEnd);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for &mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: serde::Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.0.push(Token::Str(key));
+        value.serialize(&mut **self)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.0.push(Token::StructVariantEnd);
+        Ok(())
     }
 }

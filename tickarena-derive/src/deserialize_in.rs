@@ -616,6 +616,9 @@ pub(crate) fn fields_visitor_with(
         let seed = seed(field, &arena, rules);
         let missing = defaulted(field, rules);
         // Spanned on the field's type, as the seed is (see `seed`).
+        // `__seq` keeps the derive's own span (declared by `visit_seq`
+        // under it): under the field's, a type declared by a caller's
+        // `macro_rules!` would look for it in the caller's hygiene.
         let span = syn::spanned::Spanned::span(&field.ty);
         let next = quote_spanned!(span=> __serde::de::SeqAccess::next_element_seed(&mut #seq_local, #seed));
         // One match, not `?` and a match: a debug build keeps `?`'s

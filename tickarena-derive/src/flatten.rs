@@ -95,10 +95,14 @@ pub(crate) fn visitor_def(
     let types: Vec<&syn::Type> = own.iter().map(|(_, f)| &f.ty).collect();
     let indices: Vec<usize> = own.iter().map(|(i, _)| *i).collect();
     let own_keys: Vec<&str> = own.iter().map(|(_, f)| f.key.as_str()).collect();
+    // The derive's own names, made here under its own span and
+    // interpolated under the fields' (a type declared by a caller's
+    // `macro_rules!` would look for them in the caller's hygiene).
+    let (map, collect, access) = (quote!(__map), quote!(__collect), quote!(__M));
     let reads = own.iter().map(|(_, f)| {
         let seed = seed(f, &arena, rules);
         let span = syn::spanned::Spanned::span(&f.ty);
-        quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut __map, #seed)?)
+        quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut #map, #seed)?)
     });
     let finish = fields.iter().zip(&locals).map(|(field, local)| {
         let key = &field.key;
@@ -112,7 +116,7 @@ pub(crate) fn visitor_def(
             quote_spanned! {span=>
                 let #local = __serde::de::DeserializeSeed::deserialize(
                     #seed,
-                    __collect.deserializer::<__M::Error>(),
+                    #collect.deserializer::<#access::Error>(),
                 )?;
             }
         } else if let Some(default) = defaulted(field, rules) {
@@ -139,7 +143,7 @@ pub(crate) fn visitor_def(
             let read = quote_spanned! {span=>
                 __serde::de::DeserializeSeed::deserialize(
                     #seed,
-                    __tickarena::serde::__private::MissingField::<__M::Error>::new(#key),
+                    __tickarena::serde::__private::MissingField::<#access::Error>::new(#key),
                 )?
             };
             quote! {

@@ -150,7 +150,9 @@ fn check(variants: &[Variant<'_>], data: &DataEnum, tagging: &Tagging<'_>, error
                     syn_variant,
                     "#[serde(tag = \"...\")] cannot be used with tuple variants",
                 )),
-                Shape::Named(fields) => {
+                // An untagged variant is read without the tag: its fields
+                // may take the tag's name (serde's rule).
+                Shape::Named(fields) if variant.attrs.untagged.is_none() => {
                     let conflict = fields
                         .iter()
                         .filter(|f| !f.attrs.skip)
