@@ -8,8 +8,10 @@
 //! `ContentDeserializer` (an internally tagged enum's content, read once),
 //! which reads a unit and a unit struct from an empty map as well.
 //!
-//! Strings and bytes are handed over as transient (`visit_str`,
-//! `visit_bytes`): the buffer lives in the arena, not in the input.
+//! Strings and bytes are handed over as borrowed for the buffer's lifetime
+//! (`visit_borrowed_str`, `visit_borrowed_bytes`): they live in the arena,
+//! so a field read by a function that borrows a `&'de str` reads it from
+//! the buffer as it would from the input.
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -89,7 +91,7 @@ impl<'c, E: de::Error> ContentDeserializer<'c, E> {
         E::invalid_type(self.content.unexpected(), expected)
     }
 
-    fn integer<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn integer<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::U8(v) => visitor.visit_u8(v),
             Content::U16(v) => visitor.visit_u16(v),
@@ -103,7 +105,7 @@ impl<'c, E: de::Error> ContentDeserializer<'c, E> {
         }
     }
 
-    fn float<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn float<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::F32(v) => visitor.visit_f32(v),
             Content::F64(v) => visitor.visit_f64(v),
@@ -111,11 +113,7 @@ impl<'c, E: de::Error> ContentDeserializer<'c, E> {
         }
     }
 
-    fn seq<'de, V: Visitor<'de>>(
-        self,
-        items: &'c [Content<'c>],
-        visitor: V,
-    ) -> Result<V::Value, E> {
+    fn seq<V: Visitor<'c>>(self, items: &'c [Content<'c>], visitor: V) -> Result<V::Value, E> {
         let mut access = SeqRef {
             iter: items.iter(),
             count: 0,
@@ -126,7 +124,7 @@ impl<'c, E: de::Error> ContentDeserializer<'c, E> {
         Ok(value)
     }
 
-    fn map<'de, V: Visitor<'de>>(
+    fn map<V: Visitor<'c>>(
         self,
         entries: &'c [(Content<'c>, Content<'c>)],
         visitor: V,
@@ -143,10 +141,10 @@ impl<'c, E: de::Error> ContentDeserializer<'c, E> {
     }
 }
 
-impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
+impl<'c, E: de::Error> Deserializer<'c> for ContentDeserializer<'c, E> {
     type Error = E;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_any<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::Bool(v) => visitor.visit_bool(v),
             Content::U8(v) => visitor.visit_u8(v),
@@ -160,8 +158,8 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
             Content::F32(v) => visitor.visit_f32(v),
             Content::F64(v) => visitor.visit_f64(v),
             Content::Char(v) => visitor.visit_char(v),
-            Content::Str(v) => visitor.visit_str(v),
-            Content::Bytes(v) => visitor.visit_bytes(v),
+            Content::Str(v) => visitor.visit_borrowed_str(v),
+            Content::Bytes(v) => visitor.visit_borrowed_bytes(v),
             Content::Unit => visitor.visit_unit(),
             Content::None => visitor.visit_none(),
             Content::Some(v) => visitor.visit_some(self.child(v)),
@@ -171,87 +169,87 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         }
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_bool<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::Bool(v) => visitor.visit_bool(v),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_i8<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_i16<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_i32<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_i64<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_u8<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_u16<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_u32<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_u64<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.integer(visitor)
     }
 
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_f32<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.float(visitor)
     }
 
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_f64<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.float(visitor)
     }
 
-    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_char<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::Char(v) => visitor.visit_char(v),
-            Content::Str(v) => visitor.visit_str(v),
+            Content::Str(v) => visitor.visit_borrowed_str(v),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_str<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
-            Content::Str(v) => visitor.visit_str(v),
-            Content::Bytes(v) => visitor.visit_bytes(v),
+            Content::Str(v) => visitor.visit_borrowed_str(v),
+            Content::Bytes(v) => visitor.visit_borrowed_bytes(v),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_string<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.deserialize_str(visitor)
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_bytes<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
-            Content::Str(v) => visitor.visit_str(v),
-            Content::Bytes(v) => visitor.visit_bytes(v),
+            Content::Str(v) => visitor.visit_borrowed_str(v),
+            Content::Bytes(v) => visitor.visit_borrowed_bytes(v),
             Content::Seq(v) => self.seq(v, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_byte_buf<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.deserialize_bytes(visitor)
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_option<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::None => visitor.visit_none(),
             Content::Some(v) => visitor.visit_some(self.child(v)),
@@ -262,7 +260,7 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         }
     }
 
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_unit<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::Unit => visitor.visit_unit(),
             // serde's owned deserializer: an internally tagged newtype
@@ -272,7 +270,7 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
+    fn deserialize_unit_struct<V: Visitor<'c>>(
         self,
         _name: &'static str,
         visitor: V,
@@ -288,7 +286,7 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
+    fn deserialize_newtype_struct<V: Visitor<'c>>(
         self,
         _name: &'static str,
         visitor: V,
@@ -301,18 +299,18 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         }
     }
 
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_seq<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::Seq(v) => self.seq(v, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_tuple<V: Visitor<'c>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
         self.deserialize_seq(visitor)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
+    fn deserialize_tuple_struct<V: Visitor<'c>>(
         self,
         _name: &'static str,
         _len: usize,
@@ -321,14 +319,14 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         self.deserialize_seq(visitor)
     }
 
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_map<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
             Content::Map(v) => self.map(v, visitor),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_struct<V: Visitor<'de>>(
+    fn deserialize_struct<V: Visitor<'c>>(
         self,
         _name: &'static str,
         _fields: &'static [&'static str],
@@ -341,7 +339,7 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         }
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
+    fn deserialize_enum<V: Visitor<'c>>(
         self,
         _name: &'static str,
         _variants: &'static [&'static str],
@@ -361,17 +359,17 @@ impl<'de, 'c, E: de::Error> Deserializer<'de> for ContentDeserializer<'c, E> {
         })
     }
 
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_identifier<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         match self.content {
-            Content::Str(v) => visitor.visit_str(v),
-            Content::Bytes(v) => visitor.visit_bytes(v),
+            Content::Str(v) => visitor.visit_borrowed_str(v),
+            Content::Bytes(v) => visitor.visit_borrowed_bytes(v),
             Content::U8(v) => visitor.visit_u8(v),
             Content::U64(v) => visitor.visit_u64(v),
             _ => Err(self.invalid_type(&visitor)),
         }
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_ignored_any<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         visitor.visit_unit()
     }
 }
@@ -432,10 +430,10 @@ impl<E: de::Error> SeqRef<'_, E> {
     }
 }
 
-impl<'de, E: de::Error> SeqAccess<'de> for SeqRef<'_, E> {
+impl<'c, E: de::Error> SeqAccess<'c> for SeqRef<'c, E> {
     type Error = E;
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(
+    fn next_element_seed<T: DeserializeSeed<'c>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, E> {
@@ -482,10 +480,10 @@ impl<'c, E: de::Error> MapRef<'c, E> {
     }
 }
 
-impl<'de, E: de::Error> MapAccess<'de> for MapRef<'_, E> {
+impl<'c, E: de::Error> MapAccess<'c> for MapRef<'c, E> {
     type Error = E;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
+    fn next_key_seed<K: DeserializeSeed<'c>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
         match self.next_pair() {
             Some((key, value)) => {
                 self.value = Some(value);
@@ -495,7 +493,7 @@ impl<'de, E: de::Error> MapAccess<'de> for MapRef<'_, E> {
         }
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
+    fn next_value_seed<V: DeserializeSeed<'c>>(&mut self, seed: V) -> Result<V::Value, E> {
         match self.value.take() {
             Some(value) => seed.deserialize(self.of.child(value)),
             // A caller's bug (serde's panics): an error here.
@@ -509,8 +507,8 @@ impl<'de, E: de::Error> MapAccess<'de> for MapRef<'_, E> {
         vseed: V,
     ) -> Result<Option<(K::Value, V::Value)>, E>
     where
-        K: DeserializeSeed<'de>,
-        V: DeserializeSeed<'de>,
+        K: DeserializeSeed<'c>,
+        V: DeserializeSeed<'c>,
     {
         match self.next_pair() {
             Some((key, value)) => {
@@ -528,10 +526,10 @@ impl<'de, E: de::Error> MapAccess<'de> for MapRef<'_, E> {
 }
 
 /// A map read as a sequence of pairs, as serde's.
-impl<'de, E: de::Error> SeqAccess<'de> for MapRef<'_, E> {
+impl<'c, E: de::Error> SeqAccess<'c> for MapRef<'c, E> {
     type Error = E;
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(
+    fn next_element_seed<T: DeserializeSeed<'c>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, E> {
@@ -551,14 +549,14 @@ impl<'de, E: de::Error> SeqAccess<'de> for MapRef<'_, E> {
 /// One entry of a map, as a two-element sequence.
 struct PairRef<'c, E>(ContentDeserializer<'c, E>, ContentDeserializer<'c, E>);
 
-impl<'de, E: de::Error> Deserializer<'de> for PairRef<'_, E> {
+impl<'c, E: de::Error> Deserializer<'c> for PairRef<'c, E> {
     type Error = E;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_any<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         self.deserialize_seq(visitor)
     }
 
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_seq<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         let mut pair = PairAccess(Some(self.0), Some(self.1));
         let value = visitor.visit_seq(&mut pair)?;
         if pair.1.is_none() {
@@ -569,7 +567,7 @@ impl<'de, E: de::Error> Deserializer<'de> for PairRef<'_, E> {
         }
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_tuple<V: Visitor<'c>>(self, len: usize, visitor: V) -> Result<V::Value, E> {
         if len == 2 {
             self.deserialize_seq(visitor)
         } else {
@@ -578,6 +576,7 @@ impl<'de, E: de::Error> Deserializer<'de> for PairRef<'_, E> {
     }
 
     ::serde::forward_to_deserialize_any! {
+        <W: Visitor<'c>>
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct tuple_struct map
         struct enum identifier ignored_any
@@ -590,10 +589,10 @@ struct PairAccess<'c, E>(
     Option<ContentDeserializer<'c, E>>,
 );
 
-impl<'de, E: de::Error> SeqAccess<'de> for PairAccess<'_, E> {
+impl<'c, E: de::Error> SeqAccess<'c> for PairAccess<'c, E> {
     type Error = E;
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(
+    fn next_element_seed<T: DeserializeSeed<'c>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, E> {
@@ -617,11 +616,11 @@ pub(super) struct EnumRef<'c, E> {
     pub(super) value: Option<ContentDeserializer<'c, E>>,
 }
 
-impl<'de, 'c, E: de::Error> de::EnumAccess<'de> for EnumRef<'c, E> {
+impl<'c, E: de::Error> de::EnumAccess<'c> for EnumRef<'c, E> {
     type Error = E;
     type Variant = VariantRef<'c, E>;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(
+    fn variant_seed<V: DeserializeSeed<'c>>(
         self,
         seed: V,
     ) -> Result<(V::Value, VariantRef<'c, E>), E> {
@@ -634,7 +633,7 @@ impl<'de, 'c, E: de::Error> de::EnumAccess<'de> for EnumRef<'c, E> {
 /// A buffered variant's value, if it has one.
 pub(super) struct VariantRef<'c, E>(Option<ContentDeserializer<'c, E>>);
 
-impl<'de, E: de::Error> de::VariantAccess<'de> for VariantRef<'_, E> {
+impl<'c, E: de::Error> de::VariantAccess<'c> for VariantRef<'c, E> {
     type Error = E;
 
     fn unit_variant(self) -> Result<(), E> {
@@ -644,14 +643,14 @@ impl<'de, E: de::Error> de::VariantAccess<'de> for VariantRef<'_, E> {
         }
     }
 
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, E> {
+    fn newtype_variant_seed<T: DeserializeSeed<'c>>(self, seed: T) -> Result<T::Value, E> {
         match self.0 {
             Some(value) => seed.deserialize(value),
             None => Err(E::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
         }
     }
 
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
+    fn tuple_variant<V: Visitor<'c>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
         match self.0 {
             Some(value) => match value.content {
                 Content::Seq(items) => value.seq(items, visitor),
@@ -661,7 +660,7 @@ impl<'de, E: de::Error> de::VariantAccess<'de> for VariantRef<'_, E> {
         }
     }
 
-    fn struct_variant<V: Visitor<'de>>(
+    fn struct_variant<V: Visitor<'c>>(
         self,
         _fields: &'static [&'static str],
         visitor: V,

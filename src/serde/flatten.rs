@@ -85,20 +85,20 @@ fn take_entry<'a>(
 /// Refuses what cannot be flattened.
 macro_rules! other {
     ($($method:ident($($arg:ty),*))*) => {$(
-        fn $method<V: Visitor<'de>>(self, $(_: $arg,)* _visitor: V) -> Result<V::Value, E> {
+        fn $method<V: Visitor<'a>>(self, $(_: $arg,)* _visitor: V) -> Result<V::Value, E> {
             Self::other()
         }
     )*};
 }
 
-impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E> {
+impl<'a, E: de::Error> Deserializer<'a> for FlatMapDeserializer<'_, 'a, E> {
     type Error = E;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, E> {
         self.deserialize_map(visitor)
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
+    fn deserialize_enum<V: Visitor<'a>>(
         self,
         name: &'static str,
         variants: &'static [&'static str],
@@ -117,7 +117,7 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E>
         )))
     }
 
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, E> {
         visitor.visit_map(FlatMapAccess {
             iter: self.0.iter(),
             pending: None,
@@ -125,7 +125,7 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E>
         })
     }
 
-    fn deserialize_struct<V: Visitor<'de>>(
+    fn deserialize_struct<V: Visitor<'a>>(
         self,
         _name: &'static str,
         fields: &'static [&'static str],
@@ -139,7 +139,7 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E>
         })
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
         self,
         _name: &'static str,
         visitor: V,
@@ -147,7 +147,7 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E>
         visitor.visit_newtype_struct(self)
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, E> {
         // serde's hook for a flattened `Option` (its own and the arena's
         // implement it): `None` where the value does not read.
         match visitor.__private_visit_untagged_option(self) {
@@ -156,11 +156,11 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E>
         }
     }
 
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_unit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, E> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
+    fn deserialize_unit_struct<V: Visitor<'a>>(
         self,
         _name: &'static str,
         visitor: V,
@@ -168,7 +168,7 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for FlatMapDeserializer<'_, 'a, E>
         visitor.visit_unit()
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+    fn deserialize_ignored_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, E> {
         visitor.visit_unit()
     }
 
@@ -204,10 +204,10 @@ struct FlatMapAccess<'m, 'a, E> {
     error: PhantomData<fn() -> E>,
 }
 
-impl<'de, E: de::Error> MapAccess<'de> for FlatMapAccess<'_, '_, E> {
+impl<'a, E: de::Error> MapAccess<'a> for FlatMapAccess<'_, 'a, E> {
     type Error = E;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
         match self.iter.by_ref().flatten().next() {
             Some((key, value)) => {
                 self.pending = Some(*value);
@@ -217,7 +217,7 @@ impl<'de, E: de::Error> MapAccess<'de> for FlatMapAccess<'_, '_, E> {
         }
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
+    fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value, E> {
         match self.pending.take() {
             Some(value) => seed.deserialize(ContentDeserializer::new(&value)),
             None => Err(E::custom("value is missing")),
@@ -233,10 +233,10 @@ struct FlatStructAccess<'m, 'a, E> {
     error: PhantomData<fn() -> E>,
 }
 
-impl<'de, E: de::Error> MapAccess<'de> for FlatStructAccess<'_, '_, E> {
+impl<'a, E: de::Error> MapAccess<'a> for FlatStructAccess<'_, 'a, E> {
     type Error = E;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
         for entry in self.iter.by_ref() {
             if let Some((key, value)) = take_entry(entry, self.fields) {
                 self.pending = Some(value);
@@ -246,7 +246,7 @@ impl<'de, E: de::Error> MapAccess<'de> for FlatStructAccess<'_, '_, E> {
         Ok(None)
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
+    fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value, E> {
         match self.pending.take() {
             Some(value) => seed.deserialize(ContentDeserializer::once(&value)),
             None => Err(E::custom("value is missing")),

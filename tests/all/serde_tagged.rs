@@ -489,3 +489,92 @@ proptest! {
         let _ = same!(arena::AdjacentStrict, heap::AdjacentStrict, &json);
     }
 }
+
+/// A field read by a function that borrows its text (`&'de str`, the
+/// guide's `hex`), inside a buffered type: serde's buffer hands over the
+/// input's unescaped strings as borrowed, and the arena's hands over its
+/// own copies as borrowed (they live as long as the arena), so both read
+/// it. (An escaped string serde's buffer holds as its own: serde's derive
+/// then refuses the borrow, where the arena's copy still lends it.)
+mod borrowing {
+    use super::same;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn hex<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        let text: &'de str = serde::Deserialize::deserialize(deserializer)?;
+        u32::from_str_radix(text, 16).map_err(serde::de::Error::custom)
+    }
+    mod heap {
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Join {
+            #[serde(deserialize_with = "super::hex")]
+            pub color: u32,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "type", rename_all = "lowercase")]
+        pub enum Message {
+            Join(Join),
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Either {
+            Join(Join),
+            Text(String),
+        }
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Outer {
+            pub id: u8,
+            #[serde(flatten)]
+            pub join: Join,
+        }
+    }
+    mod arena {
+        // No lifetime: read by serde's `Deserialize` where it is a field.
+        #[derive(tickarena::DeserializeIn, serde::Deserialize, Debug)]
+        pub struct Join {
+            #[serde(deserialize_with = "super::hex")]
+            pub color: u32,
+        }
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(tag = "type", rename_all = "lowercase")]
+        pub enum Message {
+            Join(Join),
+        }
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(untagged)]
+        pub enum Either<'a> {
+            Join(Join),
+            Text(&'a str),
+        }
+        #[derive(tickarena::DeserializeIn, Debug)]
+        pub struct Outer {
+            pub id: u8,
+            #[serde(flatten)]
+            pub join: Join,
+        }
+    }
+
+    #[test]
+    fn a_function_borrowing_its_text_reads_it_from_the_buffer() {
+        let json = r#"{"type":"join","color":"ff8800"}"#;
+        assert_eq!(
+            same!(arena::Message, heap::Message, json),
+            Ok("Join(Join { color: 16746496 })".to_owned())
+        );
+        same!(
+            arena::Message,
+            heap::Message,
+            r#"{"type":"join","color":"zz"}"#
+        )
+        .unwrap_err();
+        assert_eq!(
+            same!(arena::Either<'_>, heap::Either, r#"{"color":"10"}"#),
+            Ok("Join(Join { color: 16 })".to_owned())
+        );
+        assert_eq!(
+            same!(arena::Outer, heap::Outer, r#"{"color":"ff","id":3}"#),
+            Ok("Outer { id: 3, join: Join { color: 255 } }".to_owned())
+        );
+    }
+}
