@@ -45,6 +45,7 @@
 
 mod content;
 mod content_de;
+mod default_in;
 mod flatten;
 mod heap_free;
 mod identifier;
@@ -62,6 +63,7 @@ use ::serde::de::DeserializeSeed;
 
 use crate::arena::FrameArena;
 
+pub use default_in::DefaultIn;
 pub use ser::{boxed, vec};
 
 #[cfg(doc)]
@@ -477,6 +479,7 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 pub mod __private {
     pub use super::content::{Content, ContentSeed};
     pub use super::content_de::{ContentDeserializer, error_of};
+    pub use super::default_in::{DefaultProbe, ViaDefault, ViaDefaultIn};
     pub use super::flatten::{Collected, FlatMapDeserializer};
     pub use super::heap_free::{Recursion, heap_free};
     pub use super::identifier::{unknown_field_bytes, unknown_variant_bytes};

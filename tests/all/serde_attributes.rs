@@ -1953,3 +1953,134 @@ fn identifier_enums_read_an_identifier() {
         .unwrap();
     assert_eq!(format!("{keys:?}"), "[Id, Name, Name]");
 }
+
+/// `#[serde(default)]` and `skip_deserializing` on the arena's containers
+/// (which have no `Default`): the empty container, made in the arena
+/// (`DefaultIn`), where serde's derive takes the heap twin's `Default` —
+/// in a struct's map and sequence forms, a tuple struct, a flattened
+/// struct and an internally tagged variant.
+mod arena_defaults {
+    use super::*;
+
+    mod heap {
+        use std::collections::HashMap;
+
+        #[derive(serde::Deserialize, serde::Serialize, Debug)]
+        pub struct Chat {
+            pub text: String,
+            #[serde(default)]
+            pub mentions: Vec<String>,
+            #[serde(default)]
+            pub note: String,
+            #[serde(skip_deserializing)]
+            pub cache: Vec<u8>,
+            #[serde(default)]
+            pub counts: HashMap<String, u8>,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Pair(pub u8, #[serde(default)] pub Vec<u16>);
+
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Outer {
+            pub id: u8,
+            #[serde(flatten)]
+            pub chat: Inner,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Inner {
+            #[serde(default)]
+            pub mentions: Vec<String>,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "type")]
+        pub enum Message {
+            Say {
+                #[serde(default)]
+                words: Vec<String>,
+            },
+        }
+    }
+
+    mod arena {
+        use tickarena::{FrameHashMap, FrameString, FrameVec};
+
+        #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
+        pub struct Chat<'a> {
+            pub text: &'a str,
+            #[serde(default)]
+            pub mentions: FrameVec<'a, &'a str>,
+            #[serde(default)]
+            pub note: FrameString<'a>,
+            #[serde(skip_deserializing)]
+            pub cache: FrameVec<'a, u8>,
+            #[serde(default)]
+            pub counts: FrameHashMap<'a, &'a str, u8>,
+        }
+
+        #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
+        pub struct Pair<'a>(pub u8, #[serde(default)] pub FrameVec<'a, u16>);
+
+        #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
+        pub struct Outer<'a> {
+            pub id: u8,
+            #[serde(flatten)]
+            pub chat: Inner<'a>,
+        }
+
+        #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
+        pub struct Inner<'a> {
+            #[serde(default)]
+            pub mentions: FrameVec<'a, &'a str>,
+        }
+
+        #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
+        #[serde(tag = "type")]
+        pub enum Message<'a> {
+            Say {
+                #[serde(default)]
+                words: FrameVec<'a, &'a str>,
+            },
+        }
+    }
+
+    #[test]
+    fn arena_containers_default_to_empty_in_the_arena() {
+        let chat = heap::Chat {
+            text: "hi".into(),
+            mentions: vec!["ann".into()],
+            note: "n".into(),
+            cache: vec![],
+            counts: [("x".to_owned(), 1)].into(),
+        };
+        same_all::<heap::Chat, arena::Chat<'_>>(
+            &chat,
+            &[
+                r#"{"text":"hi"}"#,
+                r#"{"text":"hi","cache":[1,2]}"#,
+                r#"{"text":"hi","mentions":["a","b"],"note":"x"}"#,
+                r#"["hi"]"#,
+                r#"["hi",["a"]]"#,
+                r#"{"mentions":[]}"#,
+            ],
+        );
+        for json in ["[1]", "[1,[2,3]]", "[]"] {
+            same_json::<heap::Pair, arena::Pair<'_>>(json);
+        }
+        for json in [r#"{"id":1}"#, r#"{"id":1,"mentions":["a"]}"#] {
+            same_json::<heap::Outer, arena::Outer<'_>>(json);
+        }
+        for json in [r#"{"type":"Say"}"#, r#"{"type":"Say","words":["a"]}"#] {
+            same_json::<heap::Message, arena::Message<'_>>(json);
+        }
+        // The default allocates nothing: an empty list, no arena bytes.
+        let arena = FrameArena::new();
+        let chat: arena::Chat<'_> = InArena::new(&arena)
+            .deserialize(&mut serde_json::Deserializer::from_str(r#"{"text":""}"#))
+            .unwrap();
+        assert!(chat.mentions.is_empty() && chat.cache.is_empty() && chat.counts.is_empty());
+        assert_eq!(arena.used(), 0);
+    }
+}

@@ -326,6 +326,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         const _: () = {
             use #krate as __tickarena;
             use __tickarena::serde::__private::serde as __serde;
+            #[allow(unused_imports)] // a type with no defaulted arena field
+            use __tickarena::serde::__private::{ViaDefault as _, ViaDefaultIn as _};
             #(#no_heap_checks)*
             impl<#arena_lifetime> __tickarena::serde::DeserializeIn<#arena_lifetime> for #ty
             where
@@ -412,10 +414,18 @@ pub(crate) fn seed(field: &Field, arena: &TokenStream, rules: &Rules<'_>) -> Tok
 /// function of `default = "path"`). Under the field's type (the path's for
 /// a function, as serde's derive): a type without `Default` (an arena box)
 /// is rustc's error there, not at the derive.
-pub(crate) fn default_value(field: &Field) -> TokenStream {
+pub(crate) fn default_value(field: &Field, arena: &TokenStream) -> TokenStream {
     match &field.attrs.default {
         DefaultAttr::Path(path) => {
             quote_spanned!(syn::spanned::Spanned::span(path)=> #path())
+        }
+        // A type of the arena's lifetime: its `DefaultIn` where it has one
+        // (an arena container, which has no `Default`), else its `Default`.
+        DefaultAttr::Default | DefaultAttr::None if field.in_arena => {
+            let ty = &field.ty;
+            let span = syn::spanned::Spanned::span(ty);
+            quote_spanned!(span=> (&&__tickarena::serde::__private::DefaultProbe::<#ty>::new())
+                .default_for(#arena))
         }
         DefaultAttr::Default | DefaultAttr::None => {
             let span = syn::spanned::Spanned::span(&field.ty);
@@ -427,9 +437,13 @@ pub(crate) fn default_value(field: &Field) -> TokenStream {
 /// The value of a field the type's or the field's `default` fills when it
 /// is missing (serde's order: the field's own `default`, then the type's
 /// `__default`), or none.
-pub(crate) fn defaulted(field: &Field, rules: &Rules<'_>) -> Option<TokenStream> {
+pub(crate) fn defaulted(
+    field: &Field,
+    rules: &Rules<'_>,
+    arena: &TokenStream,
+) -> Option<TokenStream> {
     if !field.attrs.default.is_none() {
-        return Some(default_value(field));
+        return Some(default_value(field, arena));
     }
     if !rules.default.is_none() {
         let member = &field.member;
@@ -440,8 +454,8 @@ pub(crate) fn defaulted(field: &Field, rules: &Rules<'_>) -> Option<TokenStream>
 
 /// A skipped field's value: its default, else the type's, else the
 /// field's `Default`.
-pub(crate) fn skipped_value(field: &Field, rules: &Rules<'_>) -> TokenStream {
-    defaulted(field, rules).unwrap_or_else(|| default_value(field))
+pub(crate) fn skipped_value(field: &Field, rules: &Rules<'_>, arena: &TokenStream) -> TokenStream {
+    defaulted(field, rules, arena).unwrap_or_else(|| default_value(field, arena))
 }
 
 /// `let __default = ..;`: the type's `default`, which missing fields are
@@ -532,7 +546,7 @@ fn transparent_body(
         if i == one {
             quote!(#member: __transparent)
         } else {
-            let value = default_value(field);
+            let value = default_value(field, &quote!(__arena));
             quote!(#member: #value)
         }
     });
@@ -601,7 +615,7 @@ pub(crate) fn fields_visitor_with(
             .iter()
             .zip(&locals[i + 1..])
             .map(|(field, local)| {
-                let value = skipped_value(field, rules);
+                let value = skipped_value(field, rules, &arena);
                 quote!(let #local = #value;)
             })
             .collect(),
@@ -609,12 +623,12 @@ pub(crate) fn fields_visitor_with(
     };
     for (field, local) in fields.iter().zip(&locals) {
         if field.attrs.skip {
-            let value = skipped_value(field, rules);
+            let value = skipped_value(field, rules, &arena);
             read_seq.push(quote!(let #local = #value;));
             continue;
         }
         let seed = seed(field, &arena, rules);
-        let missing = defaulted(field, rules);
+        let missing = defaulted(field, rules, &arena);
         // Spanned on the field's type, as the seed is (see `seed`).
         // `__seq` keeps the derive's own span (declared by `visit_seq`
         // under it): under the field's, a type declared by a caller's
@@ -777,9 +791,9 @@ fn map_form(
     let finish = fields.iter().zip(locals).map(|(field, local)| {
         let key = &field.key;
         if field.attrs.skip {
-            let value = skipped_value(field, rules);
+            let value = skipped_value(field, rules, &arena);
             quote!(let #local = #value;)
-        } else if let Some(value) = defaulted(field, rules) {
+        } else if let Some(value) = defaulted(field, rules, &arena) {
             quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,
@@ -987,7 +1001,7 @@ pub(crate) fn enum_body(
             },
             // One field, skipped: serde's derive reads a unit variant.
             Shape::Tuple(fields) if fields.len() == 1 && fields[0].attrs.skip => {
-                let value = skipped_value(&fields[0], rules);
+                let value = skipped_value(&fields[0], rules, &quote!(self.arena));
                 quote! {
                     #arm => {
                         __serde::de::VariantAccess::unit_variant(__variant)?;

@@ -107,7 +107,7 @@ pub(crate) fn visitor_def(
     let finish = fields.iter().zip(&locals).map(|(field, local)| {
         let key = &field.key;
         if field.attrs.skip {
-            let value = skipped_value(field, rules);
+            let value = skipped_value(field, rules, &arena);
             quote!(let #local = #value;)
         } else if field.attrs.flatten.is_some() {
             // Read from what the struct's own fields left, in order.
@@ -119,7 +119,7 @@ pub(crate) fn visitor_def(
                     #collect.deserializer::<#access::Error>(),
                 )?;
             }
-        } else if let Some(default) = defaulted(field, rules) {
+        } else if let Some(default) = defaulted(field, rules, &arena) {
             quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,

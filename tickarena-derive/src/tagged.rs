@@ -217,7 +217,7 @@ fn style<'s>(cx: &Cx<'_>, variant: &'s Variant<'_>) -> Style<'s> {
     match variant.shape {
         Shape::Unit => Style::Unit(None),
         Shape::Tuple(fields) if fields.len() == 1 && fields[0].attrs.skip => {
-            let default = skipped_value(&fields[0], cx.rules);
+            let default = skipped_value(&fields[0], cx.rules, &quote!(__arena));
             Style::Unit(Some(quote!((#default))))
         }
         Shape::Tuple(fields) if fields.len() == 1 => Style::Newtype(&fields[0]),
