@@ -1962,6 +1962,7 @@ fn identifier_enums_read_an_identifier() {
 mod arena_defaults {
     use super::*;
 
+    #[allow(dead_code)] // read through `Debug`
     mod heap {
         use std::collections::HashMap;
 
@@ -2004,6 +2005,7 @@ mod arena_defaults {
         }
     }
 
+    #[allow(dead_code)] // read through `Debug`
     mod arena {
         use tickarena::{FrameHashMap, FrameString, FrameVec};
 

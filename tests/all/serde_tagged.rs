@@ -497,7 +497,6 @@ proptest! {
 /// it. (An escaped string serde's buffer holds as its own: serde's derive
 /// then refuses the borrow, where the arena's copy still lends it.)
 mod borrowing {
-    use super::same;
     #[cfg(all(target_family = "wasm", target_os = "unknown"))]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -505,6 +504,7 @@ mod borrowing {
         let text: &'de str = serde::Deserialize::deserialize(deserializer)?;
         u32::from_str_radix(text, 16).map_err(serde::de::Error::custom)
     }
+    #[allow(dead_code)] // read through `Debug`
     mod heap {
         #[derive(serde::Deserialize, Debug)]
         pub struct Join {
@@ -529,6 +529,7 @@ mod borrowing {
             pub join: Join,
         }
     }
+    #[allow(dead_code)] // read through `Debug`
     mod arena {
         // No lifetime: read by serde's `Deserialize` where it is a field.
         #[derive(tickarena::DeserializeIn, serde::Deserialize, Debug)]

@@ -791,9 +791,9 @@ fn map_form(
     let finish = fields.iter().zip(locals).map(|(field, local)| {
         let key = &field.key;
         if field.attrs.skip {
-            let value = skipped_value(field, rules, &arena);
+            let value = skipped_value(field, rules, arena);
             quote!(let #local = #value;)
-        } else if let Some(value) = defaulted(field, rules, &arena) {
+        } else if let Some(value) = defaulted(field, rules, arena) {
             quote! {
                 let #local = match #local {
                     ::core::option::Option::Some(value) => value,
