@@ -27,6 +27,7 @@ mod model;
 // The types carrying serde's attributes (their postcard family), with
 // `mod tokens` beside, which the model reads tokens with.
 #[path = "../../tests/models/tokens.rs"]
+#[allow(dead_code)] // the writer of tokens is the tests' alone
 mod tokens;
 #[path = "../../tests/models/serde_attrs_decode.rs"]
 mod serde_attrs_decode;
