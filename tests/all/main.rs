@@ -59,6 +59,7 @@ mod serde_flatten;
 mod serde_messages;
 mod serde_oracle;
 mod serde_refused;
+mod serde_review50;
 mod serde_review6;
 mod serde_tagged;
 mod serde_untagged;

@@ -391,6 +391,15 @@ fn untagged_body(
         .iter()
         .filter(|v| !v.attrs.skip)
         .map(|v| untagged_variant(cx, v));
+    // An attempt the arena refused ends the decode with the arena's error
+    // (`arena_refused`), not "did not match" or a later variant's value.
+    let refused = quote! {
+        if __tickarena::serde::__private::refused_since(__arena, __refused_before) {
+            return ::core::result::Result::Err(
+                __tickarena::serde::__private::refused_error(__arena),
+            );
+        }
+    };
     let first = tagged.map(|tagged| {
         quote! {
             // The tagged variants first, on the buffer; their error is
@@ -400,6 +409,7 @@ fn untagged_body(
             {
                 return ::core::result::Result::Ok(__ok);
             }
+            #refused
         }
     });
     let message = cx.expecting(format!(
@@ -416,11 +426,13 @@ fn untagged_body(
         let __deserializer = __tickarena::serde::__private::ContentDeserializer::<
             __tickarena::serde::__private::Discarded,
         >::new(&__content);
+        let __refused_before = __tickarena::serde::__private::refused_before(__arena);
         #first
         #(
             if let ::core::result::Result::Ok(__ok) = #attempts {
                 return ::core::result::Result::Ok(__ok);
             }
+            #refused
         )*
         ::core::result::Result::Err(__serde::de::Error::custom(#message))
     })
