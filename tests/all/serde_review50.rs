@@ -792,6 +792,7 @@ mod refusals {
     use tickarena::serde::{InArena, arena_refused};
     use tickarena::{FrameArena, FrameVec};
 
+    #[cfg_attr(miri, allow(unused_imports))] // the deep-nesting tests' alone
     use crate::models::tokens::{self, Token};
 
     #[allow(dead_code)]
@@ -957,5 +958,236 @@ mod refusals {
         // Each level re-buffers what is inside it (serde's derive clones
         // its buffer alike): quadratic in the depth, bounded by its limit.
         assert!(read.2 < depth * depth * 16, "{} arena bytes", read.2);
+    }
+}
+
+/// Newtypes, options and unit structs inside untagged and internally
+/// tagged enums, from the token format (which marks them) and JSON.
+mod marked {
+    use crate::models::tokens::{self, Token};
+    use crate::serde_tagged::same;
+
+    #[allow(dead_code)]
+    mod arena {
+        use tickarena::{FrameHashMap, FrameVec};
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        pub struct Meters<'a>(pub &'a str);
+
+        #[derive(tickarena::DeserializeIn, serde::Deserialize, Debug)]
+        pub struct Nothing;
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(untagged)]
+        pub enum Loose<'a> {
+            Nothing(Nothing),
+            Opt(Option<bool>),
+            M(Meters<'a>),
+            Name(&'a str),
+            Seq(FrameVec<'a, Meters<'a>>),
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(tag = "k")]
+        pub enum Tagged<'a> {
+            Unit,
+            Nothing(Nothing),
+            Map(FrameHashMap<'a, &'a str, u8>),
+            Inner(Loose2<'a>),
+            Boxed(tickarena::FrameBox<'a, Inner2>),
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(untagged)]
+        pub enum Loose2<'a> {
+            A { a: u8 },
+            B { b: &'a str },
+        }
+
+        #[derive(tickarena::DeserializeIn, serde::Deserialize, Debug)]
+        pub struct Inner2 {
+            pub z: Option<u8>,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        pub struct KeyedFlat<'a> {
+            pub id: u8,
+            #[serde(flatten)]
+            pub rest: FrameHashMap<'a, u32, u8>,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(deny_unknown_fields)]
+        pub struct StrictFlat<'a> {
+            #[serde(alias = "ident")]
+            pub id: u8,
+            #[serde(flatten)]
+            pub inner: Aliased<'a>,
+            #[serde(skip_deserializing)]
+            pub gone: u8,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(rename_all = "UPPERCASE")]
+        pub struct Aliased<'a> {
+            #[serde(alias = "nm")]
+            pub name: &'a str,
+            #[serde(default)]
+            pub level: u8,
+        }
+    }
+
+    #[allow(dead_code)]
+    mod heap {
+        use std::collections::BTreeMap;
+
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Meters(pub String);
+
+        pub use super::arena::Nothing;
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Loose {
+            Nothing(Nothing),
+            Opt(Option<bool>),
+            M(Meters),
+            Name(String),
+            Seq(Vec<Meters>),
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "k")]
+        pub enum Tagged {
+            Unit,
+            Nothing(Nothing),
+            Map(BTreeMap<String, u8>),
+            Inner(Loose2),
+            Boxed(Box<super::arena::Inner2>),
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Loose2 {
+            A { a: u8 },
+            B { b: String },
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        pub struct KeyedFlat {
+            pub id: u8,
+            #[serde(flatten)]
+            pub rest: BTreeMap<u32, u8>,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        pub struct StrictFlat {
+            #[serde(alias = "ident")]
+            pub id: u8,
+            #[serde(flatten)]
+            pub inner: Aliased,
+            #[serde(skip_deserializing)]
+            pub gone: u8,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(rename_all = "UPPERCASE")]
+        pub struct Aliased {
+            #[serde(alias = "nm")]
+            pub name: String,
+            #[serde(default)]
+            pub level: u8,
+        }
+    }
+
+    #[test]
+    fn newtypes_options_and_unit_structs_in_untagged_read_as_serdes() {
+        for doc in [
+            &[Token::Unit][..],
+            &[Token::UnitStruct { name: "Nothing" }],
+            &[Token::None],
+            &[Token::Some, Token::Bool(true)],
+            &[Token::Some, Token::F32(1.0)],
+            &[Token::Bool(false)],
+            &[Token::NewtypeStruct { name: "Meters" }, Token::Str("m")],
+            &[Token::NewtypeStruct { name: "Other" }, Token::Str("m")],
+            &[Token::NewtypeStruct { name: "Meters" }, Token::F32(2.5)],
+            &[Token::F32(2.5)],
+            &[Token::I8(-1)],
+            &[
+                Token::Seq { len: Some(1) },
+                Token::NewtypeStruct { name: "Meters" },
+                Token::Str("a"),
+                Token::SeqEnd,
+            ],
+            &[Token::Seq { len: Some(1) }, Token::Str("b"), Token::SeqEnd],
+            &[Token::Seq { len: None }, Token::SeqEnd],
+            &[Token::Map { len: Some(0) }, Token::MapEnd],
+            &[Token::Str("n")],
+            &[Token::Char('n')],
+        ] {
+            let _ = same_tokens!(arena::Loose<'_>, heap::Loose, doc);
+        }
+        for json in [
+            "null", "true", "1.5", "3", "\"s\"", "[]", "[1,2]", "{}", "[null]",
+        ] {
+            let _ = same!(arena::Loose<'_>, heap::Loose, json);
+        }
+    }
+
+    #[test]
+    fn internally_tagged_newtypes_of_maps_units_and_untagged_read_as_serdes() {
+        for json in [
+            r#"{"k":"Unit"}"#,
+            r#"{"k":"Unit","x":1}"#,
+            r#"{"k":"Nothing"}"#,
+            r#"{"k":"Nothing","x":1}"#,
+            r#"{"k":"Map"}"#,
+            r#"{"k":"Map","a":1,"a":2}"#,
+            r#"{"a":1,"k":"Map"}"#,
+            r#"{"k":"Map","a":"x"}"#,
+            r#"{"k":"Inner","a":1}"#,
+            r#"{"k":"Inner","b":"x"}"#,
+            r#"{"k":"Inner"}"#,
+            r#"{"k":"Boxed"}"#,
+            r#"{"k":"Boxed","z":1}"#,
+            r#"{"k":"Boxed","z":null}"#,
+            r#"["Unit"]"#,
+            r#"["Nothing"]"#,
+            r#"["Nothing",null]"#,
+            r#"["Map",{"a":1}]"#,
+            r#"["Inner",{"a":1}]"#,
+            r#"["Boxed",[1]]"#,
+            r#"["Boxed",[]]"#,
+        ] {
+            // `Map`'s entries print in another order: one key at most.
+            let _ = same!(arena::Tagged<'_>, heap::Tagged, json);
+        }
+    }
+
+    #[test]
+    fn flattened_maps_with_integer_keys_read_as_serdes() {
+        for json in [r#"{"id":1}"#, r#"{"id":1,"2":3}"#, r#"{"id":1,"x":3}"#] {
+            let _ = same!(arena::KeyedFlat<'_>, heap::KeyedFlat, json);
+        }
+    }
+
+    #[test]
+    fn deny_unknown_fields_with_flatten_aliases_and_skips_reads_as_serdes() {
+        for json in [
+            r#"{"id":1,"NAME":"a"}"#,
+            r#"{"ident":1,"nm":"a"}"#,
+            r#"{"id":1,"name":"a"}"#,
+            r#"{"id":1,"NAME":"a","LEVEL":3}"#,
+            r#"{"id":1,"NAME":"a","gone":3}"#,
+            r#"{"id":1,"NAME":"a","x":3}"#,
+            r#"{"NAME":"a"}"#,
+            r#"{"id":1}"#,
+            r#"{"id":1,"nm":"a","NAME":"b"}"#,
+            r#"{"id":1,"id":2,"NAME":"a"}"#,
+        ] {
+            let _ = same!(arena::StrictFlat<'_>, heap::StrictFlat, json);
+        }
     }
 }
