@@ -85,6 +85,14 @@ pub(crate) fn enum_body(
             Tagging::External
         }
     };
+    if let (Tagging::Adjacent(tag, content), Some(lit)) = (&tagging, &container.content)
+        && tag == content
+    {
+        errors.push(Error::new(
+            lit.span(),
+            format!("enum tags `{tag}` for type and content conflict with each other"),
+        ));
+    }
     check(&variants, data, &tagging, &mut errors);
     errors.finish()?;
 
@@ -129,6 +137,12 @@ pub(crate) fn enum_body(
 fn check(variants: &[Variant<'_>], data: &DataEnum, tagging: &Tagging<'_>, errors: &mut Errors) {
     let mut seen_untagged = false;
     for (variant, syn_variant) in variants.iter().zip(&data.variants) {
+        if let (Tagging::None, Some(span)) = (tagging, variant.attrs.other) {
+            errors.push(Error::new(
+                span,
+                "#[serde(other)] cannot appear on untagged enum",
+            ));
+        }
         if variant.attrs.untagged.is_some() {
             seen_untagged = true;
         } else if seen_untagged {
