@@ -1191,3 +1191,219 @@ mod marked {
         }
     }
 }
+
+/// `expecting` and `default` on a struct that flattens, and a type read
+/// from an arena type (`from`), against serde's derive.
+mod containers {
+    use crate::serde_tagged::same;
+
+    #[allow(dead_code)]
+    mod arena {
+        use tickarena::FrameVec;
+
+        #[derive(tickarena::DeserializeIn, Debug, Default)]
+        pub struct Part<'a> {
+            pub name: &'a str,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug, Default)]
+        #[serde(expecting = "a flat thing", default)]
+        pub struct Flat<'a> {
+            pub id: u8,
+            #[serde(flatten)]
+            pub part: Part<'a>,
+            pub tags: Option<FrameVec<'a, &'a str>>,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(from = "FrameVec<'a, u8>")]
+        pub struct Sum<'a> {
+            pub total: u32,
+            pub marker: core::marker::PhantomData<&'a ()>,
+        }
+
+        impl<'a> From<FrameVec<'a, u8>> for Sum<'a> {
+            fn from(list: FrameVec<'a, u8>) -> Self {
+                Sum {
+                    total: list.iter().map(|&n| u32::from(n)).sum(),
+                    marker: core::marker::PhantomData,
+                }
+            }
+        }
+    }
+
+    /// Variant attributes under an internal tag, and a flattened struct
+    /// that denies unknown fields (it sees only its own).
+    #[allow(dead_code)]
+    pub mod arena2 {
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(tag = "t", rename_all = "snake_case")]
+        pub enum Cmd<'a> {
+            #[serde(alias = "mv", rename_all = "camelCase")]
+            MoveTo {
+                target_x: u8,
+                label: Option<&'a str>,
+            },
+            #[serde(rename(deserialize = "halt"), alias = "stop")]
+            Stop,
+            #[serde(skip_deserializing)]
+            Hidden,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        pub struct Outer<'a> {
+            pub id: u8,
+            #[serde(flatten)]
+            pub inner: Strict<'a>,
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(deny_unknown_fields)]
+        pub struct Strict<'a> {
+            pub name: &'a str,
+        }
+    }
+
+    #[allow(dead_code)]
+    pub mod heap2 {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "t", rename_all = "snake_case")]
+        pub enum Cmd {
+            #[serde(alias = "mv", rename_all = "camelCase")]
+            MoveTo { target_x: u8, label: Option<String> },
+            #[serde(rename(deserialize = "halt"), alias = "stop")]
+            Stop,
+            #[serde(skip_deserializing)]
+            Hidden,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        pub struct Outer {
+            pub id: u8,
+            #[serde(flatten)]
+            pub inner: Strict,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        pub struct Strict {
+            pub name: String,
+        }
+    }
+
+    #[test]
+    fn variant_attributes_under_a_tag_and_a_strict_flattened_struct_read_as_serdes() {
+        for json in [
+            r#"{"t":"move_to","targetX":1}"#,
+            r#"{"t":"mv","targetX":1,"label":"a"}"#,
+            r#"{"t":"move_to","target_x":1}"#,
+            r#"{"t":"MoveTo","targetX":1}"#,
+            r#"{"t":"halt"}"#,
+            r#"{"t":"stop"}"#,
+            r#"{"t":"Stop"}"#,
+            r#"{"t":"hidden"}"#,
+            r#"{"t":0,"targetX":1}"#,
+            r#"{"t":1}"#,
+            r#"{"t":2}"#,
+            r#"{"t":"x"}"#,
+        ] {
+            let _ = same!(arena2::Cmd<'_>, heap2::Cmd, json);
+        }
+        for json in [
+            r#"{"id":1,"name":"n"}"#,
+            r#"{"id":1,"name":"n","x":2}"#,
+            r#"{"id":1}"#,
+        ] {
+            let _ = same!(arena2::Outer<'_>, heap2::Outer, json);
+        }
+    }
+
+    #[allow(dead_code)]
+    mod heap {
+        #[derive(serde::Deserialize, Debug, Default)]
+        pub struct Part {
+            pub name: String,
+        }
+
+        #[derive(serde::Deserialize, Debug, Default)]
+        #[serde(expecting = "a flat thing", default)]
+        pub struct Flat {
+            pub id: u8,
+            #[serde(flatten)]
+            pub part: Part,
+            pub tags: Option<Vec<String>>,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(from = "Vec<u8>")]
+        pub struct Sum {
+            pub total: u32,
+            pub marker: core::marker::PhantomData<&'static ()>,
+        }
+
+        impl From<Vec<u8>> for Sum {
+            fn from(list: Vec<u8>) -> Self {
+                Sum {
+                    total: list.iter().map(|&n| u32::from(n)).sum(),
+                    marker: core::marker::PhantomData,
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn expecting_and_default_with_flatten_and_from_an_arena_type_read_as_serdes() {
+        for json in [
+            "1",
+            "[]",
+            "null",
+            "\"s\"",
+            "{}",
+            r#"{"id":1}"#,
+            r#"{"name":"n"}"#,
+            r#"{"id":1,"name":"n","tags":["a"]}"#,
+            r#"{"tags":[1]}"#,
+            r#"{"id":"x"}"#,
+        ] {
+            let _ = same!(arena::Flat<'_>, heap::Flat, json);
+        }
+        for json in ["[1,2,3]", "[]", "[256]", "1", "{}"] {
+            let _ = same!(arena::Sum<'_>, heap::Sum, json);
+        }
+    }
+}
+
+/// Random documents over the review types' own keys and names: each read
+/// alike by both derives.
+mod random {
+    use proptest::prelude::*;
+
+    use super::{arena, containers, heap};
+    use crate::serde_tagged::{document, same};
+
+    const KEYS: &[&str] = &[
+        "t", "c", "kind", "U", "N", "O", "S", "T", "A", "B", "C", "x", "y", "myId", "new_name",
+        "old_name", "z", "someText", "foo_bar", "FooBar", "foo-bar", "r", "side", "id", "a", "b",
+        "move_to", "mv", "targetX", "label", "halt", "stop", "name",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(256)))]
+
+        #[test]
+        fn random_documents_read_alike(json in document(KEYS)) {
+            let _ = same!(arena::Internal, heap::Internal, &json);
+            let _ = same!(arena::Adjacent<'_>, heap::Adjacent, &json);
+            let _ = same!(arena::AdjacentLoose<'_>, heap::AdjacentLoose, &json);
+            let _ = same!(arena::FlatRenamed<'_>, heap::FlatRenamed, &json);
+            let _ = same!(arena::FlatUntagged<'_>, heap::FlatUntagged, &json);
+            let _ = same!(arena::OtherRenamed, heap::OtherRenamed, &json);
+            let _ = same!(arena::OtherTagged, heap::OtherTagged, &json);
+            let _ = same!(arena::AliasCollides, heap::AliasCollides, &json);
+            let _ = same!(arena::Num, heap::Num, &json);
+            let _ = same!(arena::Text<'_>, heap::Text, &json);
+            let _ = same!(containers::arena2::Cmd<'_>, containers::heap2::Cmd, &json);
+            let _ = same!(containers::arena2::Outer<'_>, containers::heap2::Outer, &json);
+        }
+    }
+}
