@@ -911,6 +911,7 @@ mod refusals {
     /// thread: an error, not a stack overflow.
     #[cfg(not(miri))]
     #[test]
+    #[cfg_attr(target_family = "wasm", ignore = "spawns a thread")]
     fn untagged_nesting_ten_to_the_fifth_deep_is_an_error_on_a_two_mib_stack() {
         let depth = 100_000;
         let mut doc = vec![Token::Seq { len: Some(1) }; depth];
@@ -937,6 +938,7 @@ mod refusals {
     /// into the untagged recursive type on a 2 MiB thread, as serde's.
     #[cfg(not(miri))]
     #[test]
+    #[cfg_attr(target_family = "wasm", ignore = "spawns a thread")]
     fn untagged_nesting_within_the_limit_reads_on_a_two_mib_stack() {
         let depth = 60;
         let mut doc = vec![Token::Seq { len: Some(1) }; depth];
