@@ -486,7 +486,8 @@ pub mod __private {
     pub use super::missing::MissingField;
     pub use super::tagged::{
         AdjacentTagSeed, Discarded, InternallyTaggedUnitVisitor, TagContentOther,
-        TagContentOtherSeed, TaggedContentVisitor, UntaggedUnitVisitor,
+        TagContentOtherSeed, TaggedContentVisitor, UntaggedUnitVisitor, refused_before,
+        refused_error, refused_since,
     };
     pub use ::serde;
 }

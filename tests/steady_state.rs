@@ -1024,3 +1024,79 @@ fn steady_decodes_of_attributed_messages_make_no_heap_allocation() {
         "{message:?}"
     );
 }
+
+/// More buffered shapes, each with an attempt that fails (which serde's
+/// derive pays for with an error message on the heap): a flattened
+/// `Option` whose part is absent (`None`), an adjacently tagged enum, an
+/// untagged list longer than the buffer's 8 inline elements, read after a
+/// variant that does not match.
+#[allow(dead_code)]
+mod attempts {
+    use tickarena::FrameVec;
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub struct Msg<'a> {
+        pub id: u32,
+        #[serde(flatten)]
+        pub extra: Option<Extra<'a>>,
+        pub body: Body<'a>,
+        pub list: Long<'a>,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    pub struct Extra<'a> {
+        pub note: &'a str,
+        pub level: u8,
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Body<'a> {
+        Text(&'a str),
+        Pair(u8, u8),
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(untagged)]
+    pub enum Long<'a> {
+        Text(&'a str),
+        Nums(FrameVec<'a, u16>),
+    }
+}
+
+#[test]
+fn steady_buffered_decodes_with_failed_attempts_make_no_heap_allocation() {
+    use serde::de::DeserializeSeed;
+    use tickarena::serde::InArena;
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let json = r#"{"id":3,"level":2,"body":{"c":[1,2],"t":"Pair"},
+        "list":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]}"#;
+    let mut arena = FrameArena::new();
+    let decode = |arena: &mut FrameArena| {
+        arena.reset();
+        let mut input = serde_json::Deserializer::from_str(json);
+        let msg = InArena::<attempts::Msg<'_>>::new(arena)
+            .deserialize(&mut input)
+            .unwrap();
+        assert!(msg.extra.is_none(), "no `note`: {msg:?}");
+        assert!(matches!(msg.body, attempts::Body::Pair(1, 2)), "{msg:?}");
+        assert!(
+            matches!(&msg.list, attempts::Long::Nums(n) if n.len() == 20),
+            "{msg:?}"
+        );
+    };
+    for _ in 0..10 {
+        decode(&mut arena);
+    }
+    enroll_this_thread();
+    let before = allocations();
+    for _ in 0..1000 {
+        decode(&mut arena);
+    }
+    let during = allocations() - before;
+    ENROLLED.with(|enrolled| enrolled.set(false));
+    assert_eq!(
+        during, 0,
+        "1000 steady decodes made {during} heap allocations"
+    );
+}

@@ -265,6 +265,11 @@ impl<'a, T: Copy, const N: usize> Gather<'a, T, N> {
         Ok(())
     }
 
+    /// The arena the elements go to.
+    pub(super) fn arena(&self) -> &'a FrameArena {
+        self.arena
+    }
+
     /// The elements so far.
     pub(super) fn as_mut_slice(&mut self) -> &mut [T] {
         match &mut self.spilled {

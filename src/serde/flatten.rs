@@ -13,6 +13,7 @@ use ::serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
 use super::content::{Content, Gather, SHORT};
 use super::content_de::{ContentDeserializer, EnumRef};
+use super::tagged::{Discarded, refused_before, refused_error, refused_since};
 use crate::arena::FrameArena;
 
 /// The entries of a map that no field of the struct claimed, in the
@@ -39,7 +40,8 @@ impl<'a> Collected<'a> {
     /// The deserializer a flattened field reads from.
     #[doc(hidden)]
     pub fn deserializer<E>(&mut self) -> FlatMapDeserializer<'_, 'a, E> {
-        FlatMapDeserializer(self.entries.as_mut_slice(), PhantomData)
+        let arena = self.entries.arena();
+        FlatMapDeserializer(self.entries.as_mut_slice(), arena, PhantomData)
     }
 
     /// With `deny_unknown_fields`: the error of the first entry that no
@@ -60,6 +62,8 @@ impl<'a> Collected<'a> {
 #[doc(hidden)]
 pub struct FlatMapDeserializer<'m, 'a, E>(
     &'m mut [Option<(Content<'a>, Content<'a>)>],
+    /// Whose refusal a flattened `Option` may not turn into `None`.
+    &'a FrameArena,
     PhantomData<fn() -> E>,
 );
 
@@ -149,8 +153,15 @@ impl<'a, E: de::Error> Deserializer<'a> for FlatMapDeserializer<'_, 'a, E> {
 
     fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, E> {
         // serde's hook for a flattened `Option` (its own and the arena's
-        // implement it): `None` where the value does not read.
-        match visitor.__private_visit_untagged_option(self) {
+        // implement it): `None` where the value does not read. Its error is
+        // dropped, so it is the cheap `Discarded` (no message formatted, no
+        // heap allocation); but where the arena refused the value, the
+        // decode ends with the arena's error, not `None`.
+        let FlatMapDeserializer(entries, arena, _) = self;
+        let before = refused_before(arena);
+        let attempt = FlatMapDeserializer::<Discarded>(entries, arena, PhantomData);
+        match visitor.__private_visit_untagged_option(attempt) {
+            _ if refused_since(arena, before) => Err(refused_error(arena)),
             Ok(value) => Ok(value),
             Err(()) => Self::other(),
         }

@@ -13,6 +13,7 @@ use ::serde::de::{
 };
 
 use super::content::{Content, ContentSeed, Gather, SHORT};
+use super::impls::exhausted;
 use super::limits;
 use crate::arena::FrameArena;
 
@@ -405,4 +406,31 @@ impl de::Error for Discarded {
     fn custom<T: fmt::Display>(_message: T) -> Self {
         Discarded
     }
+}
+
+/// Whether `arena` has refused the decode so far: taken before attempts
+/// whose errors are dropped, so that [`refused_since`] can tell the
+/// arena's refusal, which no later attempt may hide, from input that did
+/// not match.
+#[doc(hidden)]
+#[inline]
+pub fn refused_before(arena: &FrameArena) -> bool {
+    limits::was_refused(arena)
+}
+
+/// Whether `arena` refused an attempt since [`refused_before`] said
+/// `before`: the attempt's error was the arena's, and the decode ends with
+/// it ([`refused_error`]), as one that does not try is.
+#[doc(hidden)]
+#[inline]
+pub fn refused_since(arena: &FrameArena, before: bool) -> bool {
+    !before && limits::was_refused(arena)
+}
+
+/// The arena's error, for a decode whose attempt it refused (the
+/// attempt's own error, `Discarded`, said nothing).
+#[doc(hidden)]
+#[cold]
+pub fn refused_error<E: de::Error>(arena: &FrameArena) -> E {
+    exhausted(arena, "decoded value")
 }

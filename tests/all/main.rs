@@ -61,6 +61,7 @@ mod serde_macro_declared;
 mod serde_messages;
 mod serde_oracle;
 mod serde_refused;
+mod serde_review50;
 mod serde_review6;
 mod serde_tagged;
 mod serde_tokens;

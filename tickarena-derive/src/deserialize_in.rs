@@ -237,6 +237,9 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 &mut errors,
             );
             check_fields(&shape, None);
+            if container.default.is_none() {
+                refuse_default_gap(&shape, &mut errors);
+            }
             let transparent = container
                 .transparent
                 .map(|span| transparent_field(&shape, span, &mut errors));
@@ -259,6 +262,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 refuse_variant(variant, &attrs, &mut errors);
                 let rule = attrs.rename_all.or(container.rename_all_fields);
                 let shape = read_fields(&variant.fields, lifetime.as_ref(), &ty, rule, &mut errors);
+                refuse_variant_with_skips(variant, &attrs, &shape, &mut errors);
                 check_fields(&shape, Some(&variant.ident));
                 variant_bounds.extend(attrs.bound.iter().flatten().cloned());
                 let key = attrs.rename.clone().unwrap_or_else(|| {
@@ -1243,6 +1247,65 @@ fn refuse_field(_attrs: &FieldAttrs, _errors: &mut Errors) {}
 
 /// A variant's attributes this derive refuses, and serde's derive's own
 /// checks of them.
+/// serde's check: a variant read by its own function cannot skip itself
+/// or any of its fields (the function reads them all).
+fn refuse_variant_with_skips(
+    variant: &syn::Variant,
+    attrs: &VariantAttrs,
+    shape: &Shape,
+    errors: &mut Errors,
+) {
+    if attrs.deserialize_with.is_none() {
+        return;
+    }
+    let ident = &variant.ident;
+    if attrs.skip {
+        errors.push(Error::new_spanned(
+            variant,
+            format!(
+                "variant `{ident}` cannot have both #[serde(deserialize_with)] and \
+                 #[serde(skip_deserializing)]"
+            ),
+        ));
+    }
+    for field in shape.fields().iter().filter(|f| f.attrs.skip) {
+        let member = match &field.member {
+            syn::Member::Named(name) => format!("`{name}`"),
+            syn::Member::Unnamed(index) => format!("#{}", index.index),
+        };
+        errors.push(Error::new_spanned(
+            variant,
+            format!(
+                "variant `{ident}` cannot have both #[serde(deserialize_with)] and a field \
+                 {member} marked with #[serde(skip_deserializing)]"
+            ),
+        ));
+    }
+}
+
+/// serde's check of a tuple struct without a `default` of its own: a field
+/// with `default` is read only where the sequence ends early, so every
+/// field after it needs one too (skipped fields aside).
+fn refuse_default_gap(shape: &Shape, errors: &mut Errors) {
+    let Shape::Tuple(fields) = shape else {
+        return;
+    };
+    let mut first_default = None;
+    for (index, field) in fields.iter().enumerate().filter(|(_, f)| !f.attrs.skip) {
+        if !field.attrs.default.is_none() {
+            first_default.get_or_insert(index);
+        } else if let Some(first) = first_default {
+            errors.push(Error::new_spanned(
+                &field.ty,
+                format!(
+                    "field must have #[serde(default)] because previous field {first} has \
+                     #[serde(default)]"
+                ),
+            ));
+        }
+    }
+}
+
 fn refuse_variant(variant: &syn::Variant, attrs: &VariantAttrs, errors: &mut Errors) {
     // `untagged`: followed (and checked) in `tagged.rs`.
     if let Some(span) = attrs.other

@@ -291,17 +291,23 @@ fn lit_str(meta: &syn::meta::ParseNestedMeta) -> syn::Result<syn::LitStr> {
 /// deserializing side's value (a single one is both sides').
 fn deserialize_side(
     meta: &syn::meta::ParseNestedMeta,
-    name: &str,
+    name: &'static str,
+    seen: &mut Seen,
 ) -> syn::Result<Option<syn::LitStr>> {
     if meta.input.peek(syn::Token![=]) {
+        seen.once(meta, name, Side::Serialize)?;
+        seen.once(meta, name, Side::Deserialize)?;
         return lit_str(meta).map(Some);
     }
     let mut de = None;
     meta.parse_nested_meta(|side| {
         let value = lit_str(&side)?;
         if side.path.is_ident("deserialize") {
+            seen.once(&side, name, Side::Deserialize)?;
             de = Some(value);
-        } else if !side.path.is_ident("serialize") {
+        } else if side.path.is_ident("serialize") {
+            seen.once(&side, name, Side::Serialize)?;
+        } else {
             return Err(side.error(format!(
                 "malformed {name} attribute, expected `{name}(serialize = ..., deserialize = ...)`"
             )));
@@ -309,6 +315,39 @@ fn deserialize_side(
         Ok(())
     })?;
     Ok(de)
+}
+
+/// Which side of serde's derive an attribute sets: `rename = ".."` sets
+/// both, `rename(deserialize = "..")` one, `skip` both skips.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Serialize,
+    Deserialize,
+    /// An attribute with no sides.
+    Both,
+}
+
+/// The attributes one item (the type, a field, a variant) has set so far:
+/// serde's derive refuses one set twice ("duplicate serde attribute"),
+/// where the last would otherwise win unseen. `alias` may repeat.
+#[derive(Default)]
+struct Seen(Vec<(&'static str, Side)>);
+
+impl Seen {
+    /// Notes `name` (on `side`) set by `meta`: an error, serde's, if it
+    /// was set before.
+    fn once(
+        &mut self,
+        meta: &syn::meta::ParseNestedMeta,
+        name: &'static str,
+        side: Side,
+    ) -> syn::Result<()> {
+        if self.0.contains(&(name, side)) {
+            return Err(meta.error(format!("duplicate serde attribute `{name}`")));
+        }
+        self.0.push((name, side));
+        Ok(())
+    }
 }
 
 fn parse_path(value: &syn::LitStr) -> syn::Result<syn::ExprPath> {
@@ -330,8 +369,11 @@ fn parse_type(value: &syn::LitStr, attr: &str) -> syn::Result<syn::Type> {
 }
 
 /// `bound = ".."` or `bound(deserialize = "..")`: the predicates.
-fn parse_bound(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Option<Vec<syn::WherePredicate>>> {
-    let Some(value) = deserialize_side(meta, "bound")? else {
+fn parse_bound(
+    meta: &syn::meta::ParseNestedMeta,
+    seen: &mut Seen,
+) -> syn::Result<Option<Vec<syn::WherePredicate>>> {
+    let Some(value) = deserialize_side(meta, "bound", seen)? else {
         return Ok(None);
     };
     let predicates = value.parse_with(
@@ -407,26 +449,76 @@ fn each_item(
     }
 }
 
+/// Notes the attribute `meta` names among `names` (those serde's derive
+/// sets once, with no sides) in `seen`: serde's error if it is set twice.
+fn once_of(
+    meta: &syn::meta::ParseNestedMeta,
+    names: &[&'static str],
+    seen: &mut Seen,
+) -> syn::Result<()> {
+    match names.iter().find(|name| meta.path.is_ident(name)) {
+        Some(name) => seen.once(meta, name, Side::Both),
+        None => Ok(()),
+    }
+}
+
+/// `skip` (both skips) and `with` (both functions): each side noted in
+/// `seen` under its own name, as serde's derive sets it.
+fn once_both_sides(meta: &syn::meta::ParseNestedMeta, seen: &mut Seen) -> syn::Result<()> {
+    let sides: &[&'static str] = if meta.path.is_ident("skip") {
+        &["skip_serializing", "skip_deserializing"]
+    } else if meta.path.is_ident("with") {
+        &["serialize_with", "deserialize_with"]
+    } else {
+        &[]
+    };
+    for side in sides {
+        seen.once(meta, side, Side::Both)?;
+    }
+    Ok(())
+}
+
 /// The type's `#[serde(..)]`.
 pub fn container_attrs(input: &DeriveInput, errors: &mut Errors) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     let is_enum = matches!(input.data, syn::Data::Enum(_));
+    let mut seen = Seen::default();
     each_item(&input.attrs, errors, |meta| {
+        once_of(
+            meta,
+            &[
+                "deny_unknown_fields",
+                "transparent",
+                "default",
+                "tag",
+                "content",
+                "untagged",
+                "from",
+                "try_from",
+                "into",
+                "expecting",
+                "remote",
+                "crate",
+                "field_identifier",
+                "variant_identifier",
+            ],
+            &mut seen,
+        )?;
         let path = &meta.path;
         let span = syn::spanned::Spanned::span(path);
         if path.is_ident("rename") {
-            if let Some(name) = deserialize_side(meta, "rename")? {
+            if let Some(name) = deserialize_side(meta, "rename", &mut seen)? {
                 out.rename = Some(name.value());
             }
         } else if path.is_ident("rename_all") {
-            if let Some(rule) = deserialize_side(meta, "rename_all")? {
+            if let Some(rule) = deserialize_side(meta, "rename_all", &mut seen)? {
                 out.rename_all = RenameRule::parse(&rule)?;
             }
         } else if path.is_ident("rename_all_fields") {
             if !is_enum {
                 return Err(meta.error("#[serde(rename_all_fields)] can only be used on enums"));
             }
-            if let Some(rule) = deserialize_side(meta, "rename_all_fields")? {
+            if let Some(rule) = deserialize_side(meta, "rename_all_fields", &mut seen)? {
                 out.rename_all_fields = RenameRule::parse(&rule)?;
             }
         } else if path.is_ident("deny_unknown_fields") {
@@ -443,7 +535,7 @@ pub fn container_attrs(input: &DeriveInput, errors: &mut Errors) -> ContainerAtt
             }
             out.default = parse_default(meta)?;
         } else if path.is_ident("bound") {
-            out.bound = parse_bound(meta)?;
+            out.bound = parse_bound(meta, &mut seen)?;
         } else if path.is_ident("tag") {
             out.tag = Some(lit_str(meta)?);
         } else if path.is_ident("content") {
@@ -493,10 +585,27 @@ pub fn container_attrs(input: &DeriveInput, errors: &mut Errors) -> ContainerAtt
 /// A field's `#[serde(..)]`.
 pub fn field_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
+    let mut seen = Seen::default();
     each_item(attrs, errors, |meta| {
+        once_of(
+            meta,
+            &[
+                "default",
+                "skip_serializing",
+                "skip_deserializing",
+                "skip_serializing_if",
+                "serialize_with",
+                "deserialize_with",
+                "flatten",
+                "getter",
+                "borrow",
+            ],
+            &mut seen,
+        )?;
+        once_both_sides(meta, &mut seen)?;
         let path = &meta.path;
         if path.is_ident("rename") {
-            if let Some(name) = deserialize_side(meta, "rename")? {
+            if let Some(name) = deserialize_side(meta, "rename", &mut seen)? {
                 out.rename = Some(name.value());
             }
         } else if path.is_ident("alias") {
@@ -515,7 +624,7 @@ pub fn field_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs 
         } else if path.is_ident("flatten") {
             out.flatten = Some(syn::spanned::Spanned::span(path));
         } else if path.is_ident("bound") {
-            out.bound = parse_bound(meta)?;
+            out.bound = parse_bound(meta, &mut seen)?;
         } else if path.is_ident("skip_serializing")
             || path.is_ident("skip_serializing_if")
             || path.is_ident("serialize_with")
@@ -537,17 +646,32 @@ pub fn field_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldAttrs 
 /// A variant's `#[serde(..)]`.
 pub fn variant_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> VariantAttrs {
     let mut out = VariantAttrs::default();
+    let mut seen = Seen::default();
     each_item(attrs, errors, |meta| {
+        once_of(
+            meta,
+            &[
+                "skip_serializing",
+                "skip_deserializing",
+                "serialize_with",
+                "deserialize_with",
+                "other",
+                "untagged",
+                "borrow",
+            ],
+            &mut seen,
+        )?;
+        once_both_sides(meta, &mut seen)?;
         let path = &meta.path;
         let span = syn::spanned::Spanned::span(path);
         if path.is_ident("rename") {
-            if let Some(name) = deserialize_side(meta, "rename")? {
+            if let Some(name) = deserialize_side(meta, "rename", &mut seen)? {
                 out.rename = Some(name.value());
             }
         } else if path.is_ident("alias") {
             out.aliases.push(lit_str(meta)?.value());
         } else if path.is_ident("rename_all") {
-            if let Some(rule) = deserialize_side(meta, "rename_all")? {
+            if let Some(rule) = deserialize_side(meta, "rename_all", &mut seen)? {
                 out.rename_all = RenameRule::parse(&rule)?;
             }
         } else if path.is_ident("skip") || path.is_ident("skip_deserializing") {
@@ -561,7 +685,7 @@ pub fn variant_attrs(attrs: &[syn::Attribute], errors: &mut Errors) -> VariantAt
         } else if path.is_ident("with") {
             out.deserialize_with = Some(with_module(&lit_str(meta)?)?);
         } else if path.is_ident("bound") {
-            out.bound = parse_bound(meta)?;
+            out.bound = parse_bound(meta, &mut seen)?;
         } else if path.is_ident("skip_serializing")
             || path.is_ident("serialize_with")
             || path.is_ident("borrow")

@@ -85,6 +85,14 @@ pub(crate) fn enum_body(
             Tagging::External
         }
     };
+    if let (Tagging::Adjacent(tag, content), Some(lit)) = (&tagging, &container.content)
+        && tag == content
+    {
+        errors.push(Error::new(
+            lit.span(),
+            format!("enum tags `{tag}` for type and content conflict with each other"),
+        ));
+    }
     check(&variants, data, &tagging, &mut errors);
     errors.finish()?;
 
@@ -129,6 +137,12 @@ pub(crate) fn enum_body(
 fn check(variants: &[Variant<'_>], data: &DataEnum, tagging: &Tagging<'_>, errors: &mut Errors) {
     let mut seen_untagged = false;
     for (variant, syn_variant) in variants.iter().zip(&data.variants) {
+        if let (Tagging::None, Some(span)) = (tagging, variant.attrs.other) {
+            errors.push(Error::new(
+                span,
+                "#[serde(other)] cannot appear on untagged enum",
+            ));
+        }
         if variant.attrs.untagged.is_some() {
             seen_untagged = true;
         } else if seen_untagged {
@@ -393,6 +407,15 @@ fn untagged_body(
         .iter()
         .filter(|v| !v.attrs.skip)
         .map(|v| untagged_variant(cx, v));
+    // An attempt the arena refused ends the decode with the arena's error
+    // (`arena_refused`), not "did not match" or a later variant's value.
+    let refused = quote! {
+        if __tickarena::serde::__private::refused_since(__arena, __refused_before) {
+            return ::core::result::Result::Err(
+                __tickarena::serde::__private::refused_error(__arena),
+            );
+        }
+    };
     let first = tagged.map(|tagged| {
         quote! {
             // The tagged variants first, on the buffer; their error is
@@ -402,6 +425,7 @@ fn untagged_body(
             {
                 return ::core::result::Result::Ok(__ok);
             }
+            #refused
         }
     });
     let message = cx.expecting(format!(
@@ -418,11 +442,13 @@ fn untagged_body(
         let __deserializer = __tickarena::serde::__private::ContentDeserializer::<
             __tickarena::serde::__private::Discarded,
         >::new(&__content);
+        let __refused_before = __tickarena::serde::__private::refused_before(__arena);
         #first
         #(
             if let ::core::result::Result::Ok(__ok) = #attempts {
                 return ::core::result::Result::Ok(__ok);
             }
+            #refused
         )*
         ::core::result::Result::Err(__serde::de::Error::custom(#message))
     })
