@@ -1253,6 +1253,15 @@ mod containers {
         }
 
         #[derive(tickarena::DeserializeIn, Debug)]
+        #[serde(tag = "t", content = "c", expecting = "an adjacent thing")]
+        pub enum Adj<'a> {
+            A(&'a str),
+            B,
+            #[serde(untagged)]
+            Raw(u8),
+        }
+
+        #[derive(tickarena::DeserializeIn, Debug)]
         pub struct Outer<'a> {
             pub id: u8,
             #[serde(flatten)]
@@ -1277,6 +1286,15 @@ mod containers {
             Stop,
             #[serde(skip_deserializing)]
             Hidden,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(tag = "t", content = "c", expecting = "an adjacent thing")]
+        pub enum Adj {
+            A(String),
+            B,
+            #[serde(untagged)]
+            Raw(u8),
         }
 
         #[derive(serde::Deserialize, Debug)]
