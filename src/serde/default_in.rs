@@ -11,8 +11,10 @@ use crate::{FrameString, FrameVec, SegmentedList};
 /// A value made in `arena` where serde's derive would take
 /// `Default::default()`: what `#[derive(DeserializeIn)]` fills a missing
 /// `#[serde(default)]` field (or a `skip_deserializing` one) of this type
-/// with, for the arena's containers, which have no `Default`. A field type
-/// with `Default` needs nothing of this.
+/// with, for the arena's containers, which have no `Default`; and, on a
+/// type marked `#[serde(default)]` whole, where its missing fields come
+/// from (implement it by hand for a type holding arena containers). A
+/// type with `Default` needs nothing of this.
 ///
 /// # Example
 ///

@@ -1996,6 +1996,22 @@ mod arena_defaults {
         }
 
         #[derive(serde::Deserialize, Debug)]
+        #[serde(default)]
+        pub struct Lobby {
+            pub name: String,
+            pub players: Vec<String>,
+        }
+
+        impl Default for Lobby {
+            fn default() -> Self {
+                Lobby {
+                    name: "lobby".into(),
+                    players: vec!["host".into()],
+                }
+            }
+        }
+
+        #[derive(serde::Deserialize, Debug)]
         #[serde(tag = "type")]
         pub enum Message {
             Say {
@@ -2038,6 +2054,26 @@ mod arena_defaults {
             pub mentions: FrameVec<'a, &'a str>,
         }
 
+        /// The type's `default`: its `DefaultIn`, the list made in the
+        /// arena.
+        #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
+        #[serde(default)]
+        pub struct Lobby<'a> {
+            pub name: &'a str,
+            pub players: FrameVec<'a, &'a str>,
+        }
+
+        impl<'a> tickarena::serde::DefaultIn<'a> for Lobby<'a> {
+            fn default_in(arena: &'a tickarena::FrameArena) -> Self {
+                let mut players = FrameVec::new_in(arena);
+                players.push("host");
+                Lobby {
+                    name: "lobby",
+                    players,
+                }
+            }
+        }
+
         #[derive(tickarena::DeserializeIn, tickarena::FrameData, Debug)]
         #[serde(tag = "type")]
         pub enum Message<'a> {
@@ -2073,6 +2109,16 @@ mod arena_defaults {
         }
         for json in [r#"{"id":1}"#, r#"{"id":1,"mentions":["a"]}"#] {
             same_json::<heap::Outer, arena::Outer<'_>>(json);
+        }
+        for json in [
+            "{}",
+            r#"{"name":"x"}"#,
+            r#"{"players":["a","b"]}"#,
+            "[]",
+            r#"["x"]"#,
+            r#"["x",[]]"#,
+        ] {
+            same_json::<heap::Lobby, arena::Lobby<'_>>(json);
         }
         for json in [r#"{"type":"Say"}"#, r#"{"type":"Say","words":["a"]}"#] {
             same_json::<heap::Message, arena::Message<'_>>(json);

@@ -464,12 +464,15 @@ pub(crate) fn skipped_value(field: &Field, rules: &Rules<'_>, arena: &TokenStrea
 
 /// `let __default = ..;`: the type's `default`, which missing fields are
 /// taken from (nothing without one).
-pub(crate) fn let_default(ty: &TokenStream, rules: &Rules<'_>) -> TokenStream {
+pub(crate) fn let_default(ty: &TokenStream, rules: &Rules<'_>, arena: &TokenStream) -> TokenStream {
     match rules.default {
         DefaultAttr::None => quote!(),
-        DefaultAttr::Default => {
-            quote!(let __default: #ty = ::core::default::Default::default();)
-        }
+        // The type's `DefaultIn` where it has one (a type holding arena
+        // containers, which have no `Default`), else its `Default`.
+        DefaultAttr::Default => quote! {
+            let __default: #ty =
+                (&&__tickarena::serde::__private::DefaultProbe::<#ty>::new()).default_for(#arena);
+        },
         DefaultAttr::Path(path) => {
             let default = quote!(__default);
             quote_spanned!(syn::spanned::Spanned::span(path)=> let #default: #ty = #path();)
@@ -609,7 +612,7 @@ pub(crate) fn fields_visitor_with(
         quote!(#path { #(#members: #locals),* })
     };
     // Sequence form: the fields in order, skipped ones left out.
-    let mut read_seq = vec![let_default(ty, rules)];
+    let mut read_seq = vec![let_default(ty, rules, &arena)];
     let mut position = 0usize;
     let last_read = fields.iter().rposition(|f| !f.attrs.skip);
     let is_last = |field: &Field| last_read.is_some_and(|i| core::ptr::eq(field, &fields[i]));
@@ -836,7 +839,7 @@ fn map_form(
             }
         }
     });
-    let default = let_default(ty, rules);
+    let default = let_default(ty, rules, arena);
     quote! {
         #[inline]
         fn visit_map<__M>(self, mut __map: __M) -> ::core::result::Result<Self::Value, __M::Error>

@@ -164,7 +164,7 @@ pub(crate) fn visitor_def(
     let deny_unknown = rules
         .deny_unknown_fields
         .then(|| quote!(__collect.deny_unknown::<__M::Error>()?;));
-    let default = let_default(ty, rules);
+    let default = let_default(ty, rules, &arena);
     let members = fields.iter().map(|f| &f.member);
     let build = quote!(#path { #(#members: #locals),* });
     let expecting = rules.expecting.unwrap_or(expecting);
