@@ -1,4 +1,4 @@
-//! serde's deserialize cases (see `main.rs`) that use `untagged` (a case with several of serde's attributes is filed under the first of: flatten, untagged, tag + content, tag, deny_unknown_fields, alias, rename_all, other, transparent, from, expecting, with, defaults, skip, identifier): 21 cases, 44 decodes.
+//! serde's deserialize cases (see `main.rs`) that use `untagged` (a case with several of serde's attributes is filed under the first of: flatten, untagged, tag + content, tag, deny_unknown_fields, alias, rename_all, other, transparent, from, expecting, with, defaults, skip, identifier): 23 cases, 54 decodes.
 
 use crate::prelude::*;
 use crate::tokens::Token;
@@ -823,6 +823,102 @@ mod ut_expecting_message {
         }
         test {
             err!(Enum, &[Token::Str("Untagged")], "something strange...");
+        }
+    }
+}
+
+/// serde's `test_partially_untagged_enum_generic`, its `E<(), bool, u32>`
+/// written out (the arena derive takes no type parameters): `A` reads the
+/// associated `u32`, the untagged `B` the `bool`.
+mod a_partially_untagged_enum_generic {
+    use super::*;
+
+    case! {
+        data {
+            enum E {
+                A(u32),
+                #[serde(untagged)]
+                B(bool),
+            }
+        }
+        shared {}
+        test {
+            ok!(E, E::B(true), &[Token::Bool(true)]);
+            ok!(E, E::A(5), &[
+                Token::NewtypeVariant {
+                    name: "E",
+                    variant: "A",
+                },
+                Token::U32(5),
+            ]);
+        }
+    }
+}
+
+/// serde's `test_partially_untagged_enum_desugared`: the partially
+/// untagged enum, and its desugaring (an untagged enum whose first
+/// variant is the tagged part, named `Test` as serde's is by its module),
+/// read alike from the same tokens.
+mod a_partially_untagged_enum_desugared {
+    use super::*;
+
+    case! {
+        data {
+            enum Test {
+                A(u32, u32),
+                B(u32),
+                #[serde(untagged)]
+                C(u32),
+                #[serde(untagged)]
+                D(u32, u32),
+            }
+
+            #[serde(rename = "Test")]
+            enum TestTagged {
+                A(u32, u32),
+                B(u32),
+            }
+
+            #[serde(untagged)]
+            enum TestUntagged {
+                Tagged(TestTagged),
+                C(u32),
+                D(u32, u32),
+            }
+        }
+        shared {}
+        test {
+            let a = &[
+                Token::TupleVariant {
+                    name: "Test",
+                    variant: "A",
+                    len: 2,
+                },
+                Token::U32(0),
+                Token::U32(1),
+                Token::TupleVariantEnd,
+            ];
+            ok!(Test, Test::A(0, 1), a);
+            ok!(TestUntagged, TestUntagged::Tagged(TestTagged::A(0, 1)), a);
+            let b = &[
+                Token::NewtypeVariant {
+                    name: "Test",
+                    variant: "B",
+                },
+                Token::U32(1),
+            ];
+            ok!(Test, Test::B(1), b);
+            ok!(TestUntagged, TestUntagged::Tagged(TestTagged::B(1)), b);
+            ok!(Test, Test::C(2), &[Token::U32(2)]);
+            ok!(TestUntagged, TestUntagged::C(2), &[Token::U32(2)]);
+            let d = &[
+                Token::Tuple { len: 2 },
+                Token::U32(3),
+                Token::U32(5),
+                Token::TupleEnd,
+            ];
+            ok!(Test, Test::D(3, 5), d);
+            ok!(TestUntagged, TestUntagged::D(3, 5), d);
         }
     }
 }
