@@ -737,11 +737,9 @@ pub(crate) fn fields_visitor_with(
     } else {
         quote!()
     };
+    let visitor_struct = visitor_struct(visitor, lifetime);
     quote! {
-        #[allow(dead_code)] // a type with no arena data does not read it
-        struct #visitor<#lifetime> {
-            arena: &#lifetime __tickarena::FrameArena,
-        }
+        #visitor_struct
         impl<'__de, #lifetime> __serde::de::Visitor<'__de> for #visitor<#lifetime> {
             type Value = #ty;
 
@@ -825,6 +823,17 @@ fn map_form(
             #default
             #(#finish)*
             ::core::result::Result::Ok(#build)
+        }
+    }
+}
+
+/// `struct visitor { arena }`: a visitor (or seed), holding the arena that
+/// what it reads goes into.
+pub(crate) fn visitor_struct(visitor: &Ident, lifetime: &Lifetime) -> TokenStream {
+    quote! {
+        #[allow(dead_code)] // a type with no arena data does not read it
+        struct #visitor<#lifetime> {
+            arena: &#lifetime __tickarena::FrameArena,
         }
     }
 }

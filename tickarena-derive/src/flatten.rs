@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::{Error, Ident, Lifetime};
 
-use crate::deserialize_in::{Field, Rules, Shape, finish_field, let_default, seed};
+use crate::deserialize_in::{Field, Rules, Shape, finish_field, let_default, seed, visitor_struct};
 
 /// Whether `shape` has a flattened field that is read (serde's
 /// `has_flatten`).
@@ -133,11 +133,9 @@ pub(crate) fn visitor_def(
     let members = fields.iter().map(|f| &f.member);
     let build = quote!(#path { #(#members: #locals),* });
     let expecting = rules.expecting.unwrap_or(expecting);
+    let visitor_struct = visitor_struct(visitor, lifetime);
     quote! {
-        #[allow(dead_code)] // a type with no arena data does not read it
-        struct #visitor<#lifetime> {
-            arena: &#lifetime __tickarena::FrameArena,
-        }
+        #visitor_struct
         impl<'__de, #lifetime> __serde::de::DeserializeSeed<'__de> for #visitor<#lifetime> {
             type Value = #ty;
             fn deserialize<__D>(self, __deserializer: __D) -> ::core::result::Result<#ty, __D::Error>
