@@ -796,6 +796,28 @@ fn plain_packet() -> String {
     format!(r#"{{"seq":7,"events":[{}]}}"#, events.join(","))
 }
 
+/// `decode` run 10 times (warm-up: the arena commits its pages), then 1000
+/// times counted: no heap allocation.
+fn assert_steady_decodes_allocate_nothing(
+    arena: &mut FrameArena,
+    mut decode: impl FnMut(&mut FrameArena),
+) {
+    for _ in 0..10 {
+        decode(arena);
+    }
+    enroll_this_thread();
+    let before = allocations();
+    for _ in 0..1000 {
+        decode(arena);
+    }
+    let during = allocations() - before;
+    ENROLLED.with(|enrolled| enrolled.set(false));
+    assert_eq!(
+        during, 0,
+        "1000 steady decodes made {during} heap allocations"
+    );
+}
+
 /// A steady decode of a packet that buffers (internally tagged events, a
 /// flattened part, untagged values) into a reset arena makes no heap
 /// allocation: the buffer is in the arena.
@@ -832,21 +854,7 @@ fn steady_buffered_serde_decodes_make_no_heap_allocation() {
             other => panic!("not a list: {other:?}"),
         }
     };
-    // Warm-up: the arena commits its pages.
-    for _ in 0..10 {
-        decode(&mut arena);
-    }
-    enroll_this_thread();
-    let before = allocations();
-    for _ in 0..1000 {
-        decode(&mut arena);
-    }
-    let during = allocations() - before;
-    ENROLLED.with(|enrolled| enrolled.set(false));
-    assert_eq!(
-        during, 0,
-        "1000 steady decodes made {during} heap allocations"
-    );
+    assert_steady_decodes_allocate_nothing(&mut arena, decode);
 }
 
 /// What buffering costs in the arena, for the packet above: its bytes
@@ -1085,18 +1093,5 @@ fn steady_buffered_decodes_with_failed_attempts_make_no_heap_allocation() {
             "{msg:?}"
         );
     };
-    for _ in 0..10 {
-        decode(&mut arena);
-    }
-    enroll_this_thread();
-    let before = allocations();
-    for _ in 0..1000 {
-        decode(&mut arena);
-    }
-    let during = allocations() - before;
-    ENROLLED.with(|enrolled| enrolled.set(false));
-    assert_eq!(
-        during, 0,
-        "1000 steady decodes made {during} heap allocations"
-    );
+    assert_steady_decodes_allocate_nothing(&mut arena, decode);
 }

@@ -23,6 +23,24 @@ fn shown<T: Debug, E: ToString>(result: Result<T, E>) -> Result<String, String> 
         .map_err(|error| error.to_string())
 }
 
+/// One document decoded by serde's derive (`heap`, shown) and by the arena
+/// derive (`decode`, into a fresh arena): the same value or the same error,
+/// `doc` naming the document where they differ.
+#[track_caller]
+fn same<A, E>(
+    heap: Result<String, String>,
+    decode: impl for<'a> FnOnce(&'a FrameArena) -> Result<A::Of<'a>, E>,
+    doc: String,
+) where
+    A: FrameData,
+    for<'a> A::Of<'a>: Debug,
+    E: ToString,
+{
+    let arena = FrameArena::new();
+    let got = shown(decode(&arena));
+    assert_eq!(heap, got, "{doc}");
+}
+
 /// `json` decoded by serde's derive (`H`) and by the arena derive (`A`).
 #[track_caller]
 fn same_json<H, A>(json: &str)
@@ -31,13 +49,11 @@ where
     A: FrameData,
     for<'a> A::Of<'a>: DeserializeIn<'a> + Debug,
 {
-    let arena = FrameArena::new();
-    let heap = shown(serde_json::from_str::<H>(json));
-    let got = shown(
-        InArena::<A::Of<'_>>::new(&arena)
-            .deserialize(&mut serde_json::Deserializer::from_str(json)),
+    same::<A, _>(
+        shown(serde_json::from_str::<H>(json)),
+        |arena| InArena::new(arena).deserialize(&mut serde_json::Deserializer::from_str(json)),
+        format!("JSON {json}"),
     );
-    assert_eq!(heap, got, "JSON {json}");
 }
 
 /// `bytes` decoded from postcard by serde's derive and by the arena derive.
@@ -48,13 +64,11 @@ where
     A: FrameData,
     for<'a> A::Of<'a>: DeserializeIn<'a> + Debug,
 {
-    let arena = FrameArena::new();
-    let heap = shown(postcard::from_bytes::<H>(bytes));
-    let got = shown(
-        InArena::<A::Of<'_>>::new(&arena)
-            .deserialize(&mut postcard::Deserializer::from_bytes(bytes)),
+    same::<A, _>(
+        shown(postcard::from_bytes::<H>(bytes)),
+        |arena| InArena::new(arena).deserialize(&mut postcard::Deserializer::from_bytes(bytes)),
+        format!("postcard {bytes:?}"),
     );
-    assert_eq!(heap, got, "postcard {bytes:?}");
 }
 
 /// `doc` read by serde's derive and by the arena derive, in the token format
@@ -66,10 +80,11 @@ where
     A: FrameData,
     for<'a> A::Of<'a>: DeserializeIn<'a> + Debug,
 {
-    let arena = FrameArena::new();
-    let heap = shown(tokens::heap::<H>(doc));
-    let got = shown(tokens::arena::<A::Of<'_>>(&arena, doc));
-    assert_eq!(heap, got, "tokens {doc:?}");
+    same::<A, _>(
+        shown(tokens::heap::<H>(doc)),
+        |arena| tokens::arena::<A::Of<'_>>(arena, doc),
+        format!("tokens {doc:?}"),
+    );
 }
 
 /// `value` written by serde (JSON and postcard) and read back by both

@@ -19,6 +19,7 @@ use tickarena::FrameArena;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+use crate::models::byte_edit::{apply_bytes, byte_edit};
 use crate::models::serde_attrs_decode::{compact, doc, heap};
 use crate::models::tokens::{self, Token};
 
@@ -242,37 +243,6 @@ fn doc() -> impl Strategy<Value = heap::Doc> {
                 meta: heap::Meta { owner, version },
             },
         )
-}
-
-/// One change to a postcard document; positions are taken modulo its length.
-#[derive(Clone, Debug)]
-enum ByteEdit {
-    Flip(usize, u8),
-    Insert(usize, u8),
-    Delete(usize),
-    Truncate(usize),
-}
-
-fn byte_edit() -> impl Strategy<Value = ByteEdit> {
-    prop_oneof![
-        (any::<usize>(), 1..=u8::MAX).prop_map(|(at, mask)| ByteEdit::Flip(at, mask)),
-        (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| ByteEdit::Insert(at, byte)),
-        any::<usize>().prop_map(ByteEdit::Delete),
-        any::<usize>().prop_map(ByteEdit::Truncate),
-    ]
-}
-
-fn apply_bytes(bytes: &mut Vec<u8>, edit: &ByteEdit) {
-    let len = bytes.len();
-    match *edit {
-        ByteEdit::Flip(at, mask) if len > 0 => bytes[at % len] ^= mask,
-        ByteEdit::Insert(at, byte) => bytes.insert(at % (len + 1), byte),
-        ByteEdit::Delete(at) if len > 0 => {
-            bytes.remove(at % len);
-        }
-        ByteEdit::Truncate(at) => bytes.truncate(at % (len + 1)),
-        _ => {}
-    }
 }
 
 /// One change to a JSON document: at the `n`-th object (in preorder,

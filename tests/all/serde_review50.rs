@@ -21,6 +21,12 @@ macro_rules! same_tokens {
     }};
 }
 
+/// Both twins' `Even` (`try_from = "i64"`): an even number, else the
+/// conversion's error.
+fn even(n: i64) -> Result<i64, &'static str> {
+    if n % 2 == 0 { Ok(n) } else { Err("odd number") }
+}
+
 // The fields are read through `Debug`, which the dead-code lint does not see.
 #[allow(dead_code)]
 mod arena {
@@ -181,11 +187,7 @@ mod arena {
     impl TryFrom<i64> for Even {
         type Error = &'static str;
         fn try_from(n: i64) -> Result<Self, Self::Error> {
-            if n % 2 == 0 {
-                Ok(Even(n))
-            } else {
-                Err("odd number")
-            }
+            super::even(n).map(Even)
         }
     }
 
@@ -377,11 +379,7 @@ mod heap {
     impl TryFrom<i64> for Even {
         type Error = &'static str;
         fn try_from(n: i64) -> Result<Self, Self::Error> {
-            if n % 2 == 0 {
-                Ok(Even(n))
-            } else {
-                Err("odd number")
-            }
+            super::even(n).map(Even)
         }
     }
 

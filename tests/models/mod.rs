@@ -6,6 +6,7 @@
 //! property tests build them with proptest strategies.
 
 pub mod arena;
+pub mod byte_edit;
 pub mod rows;
 pub mod scopes;
 pub mod segmented;

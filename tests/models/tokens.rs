@@ -948,52 +948,29 @@ impl ser::Error for Error {
     }
 }
 
-impl ser::SerializeSeq for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.0.push(Token::SeqEnd);
-        Ok(())
-    }
+/// The compound serializers that write each element as it comes, then
+/// their end token.
+macro_rules! elements_then_end {
+    ($($trait:ident::$method:ident => $end:ident,)*) => {$(
+        impl ser::$trait for &mut Serializer {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), Error> {
+                self.0.push(Token::$end);
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.0.push(Token::TupleEnd);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.0.push(Token::TupleStructEnd);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.0.push(Token::TupleVariantEnd);
-        Ok(())
-    }
+elements_then_end! {
+    SerializeSeq::serialize_element => SeqEnd,
+    SerializeTuple::serialize_element => TupleEnd,
+    SerializeTupleStruct::serialize_field => TupleStructEnd,
+    SerializeTupleVariant::serialize_field => TupleVariantEnd,
 }
 
 impl ser::SerializeMap for &mut Serializer {

@@ -737,11 +737,9 @@ pub(crate) fn fields_visitor_with(
     } else {
         quote!()
     };
+    let visitor_struct = visitor_struct(visitor, lifetime);
     quote! {
-        #[allow(dead_code)] // a type with no arena data does not read it
-        struct #visitor<#lifetime> {
-            arena: &#lifetime __tickarena::FrameArena,
-        }
+        #visitor_struct
         impl<'__de, #lifetime> __serde::de::Visitor<'__de> for #visitor<#lifetime> {
             type Value = #ty;
 
@@ -795,50 +793,10 @@ fn map_form(
             quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut #map, #seed)?)
         })
         .collect();
-    let finish = fields.iter().zip(locals).map(|(field, local)| {
-        let key = &field.key;
-        if field.attrs.skip {
-            let value = skipped_value(field, rules, arena);
-            quote!(let #local = #value;)
-        } else if let Some(value) = defaulted(field, rules, arena) {
-            quote! {
-                let #local = match #local {
-                    ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => #value,
-                };
-            }
-        } else if field.attrs.deserialize_with.is_some() {
-            // serde's derive: a field read by a function of its own is
-            // missing, whatever its type.
-            quote! {
-                let #local = match #local {
-                    ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => return ::core::result::Result::Err(
-                        __serde::de::Error::missing_field(#key),
-                    ),
-                };
-            }
-        } else {
-            // serde's rule: the field's own type reads "nothing here",
-            // so an `Option` (also inside a `FrameBox`) is `None` and
-            // everything else the format's `missing_field` error.
-            let seed = seed(field, arena, rules);
-            let span = syn::spanned::Spanned::span(&field.ty);
-            let error = quote!(__M::Error);
-            let read = quote_spanned! {span=>
-                __serde::de::DeserializeSeed::deserialize(
-                    #seed,
-                    __tickarena::serde::__private::MissingField::<#error>::new(#key),
-                )?
-            };
-            quote! {
-                let #local = match #local {
-                    ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => #read,
-                };
-            }
-        }
-    });
+    let finish = fields
+        .iter()
+        .zip(locals)
+        .map(|(field, local)| finish_field(field, local, arena, rules));
     let default = let_default(ty, rules, arena);
     quote! {
         #[inline]
@@ -865,6 +823,72 @@ fn map_form(
             #default
             #(#finish)*
             ::core::result::Result::Ok(#build)
+        }
+    }
+}
+
+/// `struct visitor { arena }`: a visitor (or seed), holding the arena that
+/// what it reads goes into.
+pub(crate) fn visitor_struct(visitor: &Ident, lifetime: &Lifetime) -> TokenStream {
+    quote! {
+        #[allow(dead_code)] // a type with no arena data does not read it
+        struct #visitor<#lifetime> {
+            arena: &#lifetime __tickarena::FrameArena,
+        }
+    }
+}
+
+/// `let local = ..;`: a map-read field's value once the map is done, from
+/// its slot `local` (an `Option`), or, where the map had no such key, what
+/// serde's derive takes: a skipped field's value, the `default`, a
+/// `missing_field` error for a `deserialize_with` field, else what the
+/// field's type reads from "nothing here". Shared by the flattened form.
+pub(crate) fn finish_field(
+    field: &Field,
+    local: &Ident,
+    arena: &TokenStream,
+    rules: &Rules<'_>,
+) -> TokenStream {
+    let key = &field.key;
+    if field.attrs.skip {
+        let value = skipped_value(field, rules, arena);
+        quote!(let #local = #value;)
+    } else if let Some(value) = defaulted(field, rules, arena) {
+        quote! {
+            let #local = match #local {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => #value,
+            };
+        }
+    } else if field.attrs.deserialize_with.is_some() {
+        // serde's derive: a field read by a function of its own is
+        // missing, whatever its type.
+        quote! {
+            let #local = match #local {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => return ::core::result::Result::Err(
+                    __serde::de::Error::missing_field(#key),
+                ),
+            };
+        }
+    } else {
+        // serde's rule: the field's own type reads "nothing here",
+        // so an `Option` (also inside a `FrameBox`) is `None` and
+        // everything else the format's `missing_field` error.
+        let seed = seed(field, arena, rules);
+        let span = syn::spanned::Spanned::span(&field.ty);
+        let error = quote!(__M::Error);
+        let read = quote_spanned! {span=>
+            __serde::de::DeserializeSeed::deserialize(
+                #seed,
+                __tickarena::serde::__private::MissingField::<#error>::new(#key),
+            )?
+        };
+        quote! {
+            let #local = match #local {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => #read,
+            };
         }
     }
 }

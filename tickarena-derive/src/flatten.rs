@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::{Error, Ident, Lifetime};
 
-use crate::deserialize_in::{Field, Rules, Shape, defaulted, let_default, seed, skipped_value};
+use crate::deserialize_in::{Field, Rules, Shape, finish_field, let_default, seed, visitor_struct};
 
 /// Whether `shape` has a flattened field that is read (serde's
 /// `has_flatten`).
@@ -105,11 +105,7 @@ pub(crate) fn visitor_def(
         quote_spanned!(span=> __serde::de::MapAccess::next_value_seed(&mut #map, #seed)?)
     });
     let finish = fields.iter().zip(&locals).map(|(field, local)| {
-        let key = &field.key;
-        if field.attrs.skip {
-            let value = skipped_value(field, rules, &arena);
-            quote!(let #local = #value;)
-        } else if field.attrs.flatten.is_some() {
+        if field.attrs.flatten.is_some() && !field.attrs.skip {
             // Read from what the struct's own fields left, in order.
             let seed = seed(field, &arena, rules);
             let span = syn::spanned::Spanned::span(&field.ty);
@@ -119,39 +115,8 @@ pub(crate) fn visitor_def(
                     #collect.deserializer::<#access::Error>(),
                 )?;
             }
-        } else if let Some(default) = defaulted(field, rules, &arena) {
-            quote! {
-                let #local = match #local {
-                    ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => #default,
-                };
-            }
-        } else if field.attrs.deserialize_with.is_some() {
-            // serde's derive: a field read by a function of its own is
-            // missing, whatever its type.
-            quote! {
-                let #local = match #local {
-                    ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => return ::core::result::Result::Err(
-                        __serde::de::Error::missing_field(#key),
-                    ),
-                };
-            }
         } else {
-            let seed = seed(field, &arena, rules);
-            let span = syn::spanned::Spanned::span(&field.ty);
-            let read = quote_spanned! {span=>
-                __serde::de::DeserializeSeed::deserialize(
-                    #seed,
-                    __tickarena::serde::__private::MissingField::<#access::Error>::new(#key),
-                )?
-            };
-            quote! {
-                let #local = match #local {
-                    ::core::option::Option::Some(value) => value,
-                    ::core::option::Option::None => #read,
-                };
-            }
+            finish_field(field, local, &arena, rules)
         }
     });
     // The own fields' missing ones first, then the flattened ones (serde's
@@ -168,11 +133,9 @@ pub(crate) fn visitor_def(
     let members = fields.iter().map(|f| &f.member);
     let build = quote!(#path { #(#members: #locals),* });
     let expecting = rules.expecting.unwrap_or(expecting);
+    let visitor_struct = visitor_struct(visitor, lifetime);
     quote! {
-        #[allow(dead_code)] // a type with no arena data does not read it
-        struct #visitor<#lifetime> {
-            arena: &#lifetime __tickarena::FrameArena,
-        }
+        #visitor_struct
         impl<'__de, #lifetime> __serde::de::DeserializeSeed<'__de> for #visitor<#lifetime> {
             type Value = #ty;
             fn deserialize<__D>(self, __deserializer: __D) -> ::core::result::Result<#ty, __D::Error>

@@ -247,26 +247,17 @@ fn variant_visitor(cx: &Cx<'_>, variant: &Variant<'_>, struct_seq: bool) -> Toke
     let path = path(cx, variant);
     let ident = variant.ident;
     match style(cx, variant) {
-        Style::Tuple(_) => {
-            let expecting = cx.expecting(format!("tuple variant {}::{ident}", cx.rust_name));
-            fields_visitor_with(
-                &visitor,
-                cx.ty,
-                &path,
-                &expecting,
-                variant.shape,
-                cx.rules,
-                false,
-                true,
-            )
-        }
         // Flattened fields: a map only (serde's).
         Style::Struct if crate::flatten::has_flatten(variant.shape) => {
             let expecting = format!("struct variant {}::{ident}", cx.rust_name);
             crate::flatten::visitor_def(&visitor, cx.ty, &path, &expecting, variant.shape, cx.rules)
         }
-        Style::Struct => {
-            let expecting = cx.expecting(format!("struct variant {}::{ident}", cx.rust_name));
+        style @ (Style::Tuple(_) | Style::Struct) => {
+            let (kind, visit_seq) = match style {
+                Style::Tuple(_) => ("tuple", true),
+                _ => ("struct", struct_seq),
+            };
+            let expecting = cx.expecting(format!("{kind} variant {}::{ident}", cx.rust_name));
             fields_visitor_with(
                 &visitor,
                 cx.ty,
@@ -275,7 +266,7 @@ fn variant_visitor(cx: &Cx<'_>, variant: &Variant<'_>, struct_seq: bool) -> Toke
                 variant.shape,
                 cx.rules,
                 false,
-                struct_seq,
+                visit_seq,
             )
         }
         Style::With(_) | Style::Unit(_) | Style::Newtype(_) => quote!(),
