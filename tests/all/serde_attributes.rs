@@ -1976,6 +1976,9 @@ fn identifier_enums_read_an_identifier() {
 /// struct and an internally tagged variant.
 mod arena_defaults {
     use super::*;
+    // Named, not glob-imported: the glob's `test` would be ambiguous.
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[allow(dead_code)] // read through `Debug`
     mod heap {
