@@ -915,18 +915,21 @@ mod refusals {
         let mut doc = vec![Token::Seq { len: Some(1) }; depth];
         doc.push(Token::U8(1));
         doc.extend(std::iter::repeat_n(Token::SeqEnd, depth));
-        let doc: &'static [Token] = doc.leak();
-        let message = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(move || {
-                let arena = FrameArena::new();
-                let tree = tokens::arena::<Tree<'_>>(&arena, doc).map(|_| ());
-                let list = tokens::arena::<FrameVec<'_, Tree<'_>>>(&arena, doc).map(|_| ());
-                (tree.unwrap_err(), list.unwrap_err())
-            })
-            .unwrap()
-            .join()
-            .unwrap();
+        // Borrowed by a scoped thread (a leaked list is a leak to valgrind).
+        let doc = &doc[..];
+        let message = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn_scoped(scope, move || {
+                    let arena = FrameArena::new();
+                    let tree = tokens::arena::<Tree<'_>>(&arena, doc).map(|_| ());
+                    let list = tokens::arena::<FrameVec<'_, Tree<'_>>>(&arena, doc).map(|_| ());
+                    (tree.unwrap_err(), list.unwrap_err())
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        });
         for message in [message.0, message.1] {
             assert!(message.contains("inside each other"), "{message}");
         }
@@ -942,18 +945,21 @@ mod refusals {
         let mut doc = vec![Token::Seq { len: Some(1) }; depth];
         doc.push(Token::U8(1));
         doc.extend(std::iter::repeat_n(Token::SeqEnd, depth));
-        let doc: &'static [Token] = doc.leak();
-        let read = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(move || {
-                let arena = FrameArena::new();
-                let tree = tokens::arena::<Tree<'_>>(&arena, doc).map(|_| ());
-                let heap = tokens::heap::<HeapTree>(doc).map(|_| ());
-                (tree, heap, arena.used())
-            })
-            .unwrap()
-            .join()
-            .unwrap();
+        // Borrowed by a scoped thread (a leaked list is a leak to valgrind).
+        let doc = &doc[..];
+        let read = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn_scoped(scope, move || {
+                    let arena = FrameArena::new();
+                    let tree = tokens::arena::<Tree<'_>>(&arena, doc).map(|_| ());
+                    let heap = tokens::heap::<HeapTree>(doc).map(|_| ());
+                    (tree, heap, arena.used())
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        });
         assert_eq!((read.0, read.1), (Ok(()), Ok(())));
         // Each level re-buffers what is inside it (serde's derive clones
         // its buffer alike): quadratic in the depth, bounded by its limit.

@@ -743,31 +743,32 @@ pub fn arena<'a, T: DeserializeIn<'a>>(
     }
 }
 
+/// The strings and byte strings [`intern`] and [`intern_bytes`] keep, in
+/// a `static`: still reachable at exit (in a thread-local they would be
+/// lost with the thread, which valgrind reports as a leak).
+static KEPT: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<&'static [u8]>>> =
+    std::sync::LazyLock::new(Default::default);
+
 /// A string kept for the rest of the process: the tokens of a serialized
 /// value hold `&'static str` (as serde_test's do). Each distinct string is
 /// kept once.
 fn intern(text: &str) -> &'static str {
-    use std::cell::RefCell;
-    use std::collections::HashSet;
-    thread_local! {
-        static KEPT: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
-    }
-    KEPT.with(|kept| {
-        let mut kept = kept.borrow_mut();
-        match kept.get(text) {
-            Some(&known) => known,
-            None => {
-                let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-                kept.insert(leaked);
-                leaked
-            }
-        }
-    })
+    let kept = intern_bytes(text.as_bytes());
+    // The bytes of a `str`, kept as they were.
+    std::str::from_utf8(kept).expect("kept from a str")
 }
 
 /// The bytes counterpart of [`intern`].
 fn intern_bytes(bytes: &[u8]) -> &'static [u8] {
-    Box::leak(bytes.to_vec().into_boxed_slice())
+    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match kept.get(bytes) {
+        Some(&known) => known,
+        None => {
+            let leaked: &'static [u8] = Box::leak(bytes.to_vec().into_boxed_slice());
+            kept.insert(leaked);
+            leaked
+        }
+    }
 }
 
 /// The tokens `value` serializes to, as serde_test's serializer writes
