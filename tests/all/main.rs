@@ -62,6 +62,7 @@ mod serde_messages;
 mod serde_oracle;
 mod serde_refused;
 mod serde_review50;
+mod serde_review50b;
 mod serde_review6;
 mod serde_tagged;
 mod serde_tokens;

@@ -418,7 +418,7 @@ pub(crate) fn seed(field: &Field, arena: &TokenStream, rules: &Rules<'_>) -> Tok
 /// function of `default = "path"`). Under the field's type (the path's for
 /// a function, as serde's derive): a type without `Default` (an arena box)
 /// is rustc's error there, not at the derive.
-pub(crate) fn default_value(field: &Field, arena: &TokenStream) -> TokenStream {
+pub(crate) fn default_value(field: &Field, rules: &Rules<'_>, arena: &TokenStream) -> TokenStream {
     match &field.attrs.default {
         DefaultAttr::Path(path) => {
             quote_spanned!(syn::spanned::Spanned::span(path)=> #path())
@@ -428,7 +428,8 @@ pub(crate) fn default_value(field: &Field, arena: &TokenStream) -> TokenStream {
         DefaultAttr::Default | DefaultAttr::None if field.in_arena => {
             let ty = &field.ty;
             let span = syn::spanned::Spanned::span(ty);
-            quote_spanned!(span=> (&&__tickarena::serde::__private::DefaultProbe::<#ty>::new())
+            let probed = lifetime_inferred(quote!(#ty), rules.lifetime);
+            quote_spanned!(span=> (&&__tickarena::serde::__private::DefaultProbe::<#probed>::new())
                 .default_for(#arena))
         }
         DefaultAttr::Default | DefaultAttr::None => {
@@ -436,6 +437,42 @@ pub(crate) fn default_value(field: &Field, arena: &TokenStream) -> TokenStream {
             quote_spanned!(span=> ::core::default::Default::default())
         }
     }
+}
+
+/// `ty` with the arena's `lifetime` left to inference (`'_`), for the
+/// default probe's type: a `Default` implemented for the `'static` type
+/// only (`impl Default for Label<'static>`) then serves a `Label<'a>`, as
+/// `Default::default()` does in serde's derive (the `'static` value is a
+/// `Label<'a>` too), where naming `'a` would ask `'a` to be `'static`.
+fn lifetime_inferred(ty: TokenStream, lifetime: &Lifetime) -> TokenStream {
+    use proc_macro2::{Group, Punct, Spacing, TokenTree};
+    let mut out = Vec::new();
+    let mut tokens = ty.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match token {
+            TokenTree::Punct(tick) if tick.as_char() == '\'' => match tokens.peek() {
+                Some(TokenTree::Ident(name)) if *name == lifetime.ident => {
+                    let underscore = Ident::new("_", name.span());
+                    tokens.next();
+                    let mut quote = Punct::new('\'', Spacing::Joint);
+                    quote.set_span(tick.span());
+                    out.push(TokenTree::Punct(quote));
+                    out.push(TokenTree::Ident(underscore));
+                }
+                _ => out.push(TokenTree::Punct(tick)),
+            },
+            TokenTree::Group(group) => {
+                let mut inner = Group::new(
+                    group.delimiter(),
+                    lifetime_inferred(group.stream(), lifetime),
+                );
+                inner.set_span(group.span());
+                out.push(TokenTree::Group(inner));
+            }
+            other => out.push(other),
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// The value of a field the type's or the field's `default` fills when it
@@ -447,7 +484,7 @@ pub(crate) fn defaulted(
     arena: &TokenStream,
 ) -> Option<TokenStream> {
     if !field.attrs.default.is_none() {
-        return Some(default_value(field, arena));
+        return Some(default_value(field, rules, arena));
     }
     if !rules.default.is_none() {
         let member = &field.member;
@@ -459,7 +496,7 @@ pub(crate) fn defaulted(
 /// A skipped field's value: its default, else the type's, else the
 /// field's `Default`.
 pub(crate) fn skipped_value(field: &Field, rules: &Rules<'_>, arena: &TokenStream) -> TokenStream {
-    defaulted(field, rules, arena).unwrap_or_else(|| default_value(field, arena))
+    defaulted(field, rules, arena).unwrap_or_else(|| default_value(field, rules, arena))
 }
 
 /// `let __default = ..;`: the type's `default`, which missing fields are
@@ -469,10 +506,14 @@ pub(crate) fn let_default(ty: &TokenStream, rules: &Rules<'_>, arena: &TokenStre
         DefaultAttr::None => quote!(),
         // The type's `DefaultIn` where it has one (a type holding arena
         // containers, which have no `Default`), else its `Default`.
-        DefaultAttr::Default => quote! {
-            let __default: #ty =
-                (&&__tickarena::serde::__private::DefaultProbe::<#ty>::new()).default_for(#arena);
-        },
+        DefaultAttr::Default => {
+            let probed = lifetime_inferred(ty.clone(), rules.lifetime);
+            quote! {
+                let __default: #ty =
+                    (&&__tickarena::serde::__private::DefaultProbe::<#probed>::new())
+                        .default_for(#arena);
+            }
+        }
         DefaultAttr::Path(path) => {
             let default = quote!(__default);
             quote_spanned!(syn::spanned::Spanned::span(path)=> let #default: #ty = #path();)
@@ -553,7 +594,7 @@ fn transparent_body(
         if i == one {
             quote!(#member: __transparent)
         } else {
-            let value = default_value(field, &quote!(__arena));
+            let value = default_value(field, rules, &quote!(__arena));
             quote!(#member: #value)
         }
     });
