@@ -493,6 +493,46 @@ mod defaults {
         pub hidden: Label<'a>,
     }
 
+    /// A type of the arena's lifetime with only `Default`, for any lifetime.
+    #[derive(Debug)]
+    pub struct Only<'a>(pub &'a str);
+
+    impl Default for Only<'_> {
+        fn default() -> Self {
+            Only("only")
+        }
+    }
+
+    impl<'a> DeserializeIn<'a> for Only<'a> {
+        fn deserialize_in<'de, D: serde::Deserializer<'de>>(
+            arena: &'a FrameArena,
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            <&'a str>::deserialize_in(arena, deserializer).map(Only)
+        }
+    }
+
+    fn seven() -> u8 {
+        7
+    }
+
+    fn named() -> Both<'static> {
+        Both("path")
+    }
+
+    /// `default = "path"` is the path's, whatever the type has.
+    #[derive(tickarena::DeserializeIn, FrameData, Debug)]
+    pub struct Paths<'a> {
+        #[serde(default = "seven")]
+        pub n: u8,
+        #[serde(default = "named")]
+        pub both: Both<'a>,
+        #[serde(default)]
+        pub only: Only<'a>,
+        #[serde(skip_deserializing)]
+        pub skipped: Only<'a>,
+    }
+
     /// The whole type's `Default` is its `'static` self.
     #[derive(tickarena::DeserializeIn, FrameData, Debug)]
     #[serde(default)]
@@ -561,6 +601,13 @@ mod defaults {
                 "{json}"
             );
         }
+        assert_eq!(
+            arena_json::<Paths<'_>>("{}"),
+            Ok(
+                r#"Paths { n: 7, both: Both("path"), only: Only("only"), skipped: Only("only") }"#
+                    .to_owned()
+            )
+        );
         for json in ["{}", r#"{"name":"x"}"#, r#"{"level":7}"#] {
             assert_eq!(
                 shown(serde_json::from_str::<heap::Settings<'_>>(json)),
@@ -608,6 +655,21 @@ mod defaults {
     }
     declare!(Declared, DeclaredWhole);
 
+    /// The defaulted field's type handed to the macro as a `ty` fragment
+    /// (an invisible group in the derive's input).
+    macro_rules! with_field {
+        ($name:ident, $ty:ty) => {
+            #[derive(tickarena::DeserializeIn, FrameData, Debug)]
+            pub struct $name<'a> {
+                pub id: u8,
+                #[serde(default)]
+                pub field: $ty,
+            }
+        };
+    }
+    with_field!(Fragment, Both<'a>);
+    with_field!(FragmentList, FrameVec<'a, Both<'a>>);
+
     #[test]
     fn self_and_macro_declared_types_take_default_in() {
         assert_eq!(
@@ -621,6 +683,14 @@ mod defaults {
         assert_eq!(
             arena_json::<DeclaredWhole<'_>>("{}"),
             Ok(r#"DeclaredWhole { id: 9, both: Both("DefaultIn") }"#.to_owned())
+        );
+        assert_eq!(
+            arena_json::<Fragment<'_>>(r#"{"id":1}"#),
+            Ok(r#"Fragment { id: 1, field: Both("DefaultIn") }"#.to_owned())
+        );
+        assert_eq!(
+            arena_json::<FragmentList<'_>>(r#"{"id":1}"#),
+            Ok("FragmentList { id: 1, field: [] }".to_owned())
         );
     }
 }
