@@ -16,7 +16,7 @@ use core::fmt;
 use ::serde::Deserializer;
 use ::serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor};
 
-use super::impls::{cautious, exhausted, grow};
+use super::impls::{ArenaList, exhausted};
 use super::limits;
 use crate::arena::FrameArena;
 use crate::frame_types::FrameVec;
@@ -299,17 +299,13 @@ impl<'a, T: Copy, const N: usize> Gather<'a, T, N> {
 }
 
 /// A list in `arena` with room for `hint` elements, believed up to
-/// [`CAUTIOUS_BYTES`].
+/// [`CAUTIOUS_BYTES`] (the arena lists' own first reservation).
 pub(super) fn list<'a, T, E: de::Error>(
     arena: &'a FrameArena,
     hint: Option<usize>,
 ) -> Result<FrameVec<'a, T>, E> {
-    let mut list = FrameVec::new_in(arena);
-    let room = cautious::<T>(hint);
-    if room > 0 && crate::reserve_error::handled(list.try_reserve_exact(room)).is_err() {
-        return Err(exhausted(arena, "buffered input"));
-    }
-    Ok(list)
+    <FrameVec<'a, T> as ArenaList<'a, T>>::with_room(arena, hint)
+        .map_err(|()| exhausted(arena, "buffered input"))
 }
 
 /// `list` as a slice for the rest of the frame: what its room left unused
@@ -320,13 +316,14 @@ pub(super) fn frozen<'a, T>(mut list: FrameVec<'a, T>) -> &'a [T] {
     list.leak()
 }
 
-/// Pushes `item` onto `list`, growing it through the `try_` path.
-pub(super) fn push<T, E: de::Error>(
+/// Pushes `item` onto `list`, growing it through the `try_` path (the
+/// arena lists' own growth).
+pub(super) fn push<'a, T, E: de::Error>(
     arena: &FrameArena,
-    list: &mut FrameVec<'_, T>,
+    list: &mut FrameVec<'a, T>,
     item: T,
 ) -> Result<(), E> {
-    if list.len() == list.capacity() && grow(list).is_err() {
+    if list.try_make_room().is_err() {
         return Err(exhausted(arena, "buffered input"));
     }
     list.push(item);

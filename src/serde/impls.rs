@@ -246,7 +246,7 @@ impl<'a> DeserializeIn<'a> for FrameString<'a> {
 /// the (cautious) hint, grown one element at a time through the `try_`
 /// path. A trait rather than function values, so that each list's pushes
 /// inline into the loop that reads its elements.
-trait ArenaList<'a, T>: Sized {
+pub(super) trait ArenaList<'a, T>: Sized {
     /// A list with room for up to `hint` elements, taking at most
     /// [`CAUTIOUS_BYTES`] of the arena.
     fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()>;
@@ -300,7 +300,7 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
 
 /// Room for one more element in a full `vec`.
 #[inline(never)]
-pub(super) fn grow<T>(vec: &mut FrameVec<'_, T>) -> Result<(), ()> {
+fn grow<T>(vec: &mut FrameVec<'_, T>) -> Result<(), ()> {
     // A list of unknown length (JSON's) starts with room for 8, not std's
     // 4: one growth (a copy, its old buffer left behind in the arena)
     // fewer for the usual short lists.
