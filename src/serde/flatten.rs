@@ -24,11 +24,13 @@ pub struct Collected<'a> {
 }
 
 impl<'a> Collected<'a> {
+    /// None yet: the first entries gather on the stack (a map's length
+    /// hint counts the struct's own fields too, so none is taken).
     #[doc(hidden)]
-    pub fn new<E: de::Error>(arena: &'a FrameArena, _hint: Option<usize>) -> Result<Self, E> {
-        Ok(Collected {
+    pub fn new(arena: &'a FrameArena) -> Self {
+        Collected {
             entries: Gather::new(arena, None),
-        })
+        }
     }
 
     /// Keeps the entry `key`: `value`.

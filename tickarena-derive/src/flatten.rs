@@ -217,10 +217,7 @@ pub(crate) fn visitor_def(
                     }
                 }
                 #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                let mut __collect = __tickarena::serde::__private::Collected::new::<__M::Error>(
-                    __arena,
-                    __serde::de::MapAccess::size_hint(&__map),
-                )?;
+                let mut __collect = __tickarena::serde::__private::Collected::new(__arena);
                 while let ::core::option::Option::Some(__key) =
                     __serde::de::MapAccess::next_key_seed(&mut __map, __KeySeed(__arena))?
                 {
