@@ -1281,7 +1281,7 @@ fn a_tuple_variant_with_its_one_field_skipped_is_read_from_a_unit_variant() {
 mod random {
     use proptest::prelude::*;
 
-    use super::{arena, heap, same_json, same_postcard};
+    use super::{arena, heap, identifiers_arena, identifiers_heap, same_json, same_postcard};
 
     /// Every key the types below read (names, aliases, renamed and
     /// case-styled ones), a few they do not, and tags.
@@ -1341,6 +1341,9 @@ mod random {
         "damage",
         "Left",
         "Right",
+        "hidden",
+        "A",
+        "B",
     ];
 
     /// Values of every JSON kind the fields take or refuse.
@@ -1413,6 +1416,10 @@ mod random {
             same_json::<heap::SerializeOnly, arena::SerializeOnly<'_>>(&doc);
             same_json::<heap::Meters, arena::Meters>(&doc);
             same_json::<heap::Skips, arena::Skips>(&doc);
+            same_json::<identifiers_heap::FieldName, identifiers_arena::FieldName>(&doc);
+            same_json::<identifiers_heap::FieldOrOther, identifiers_arena::FieldOrOther>(&doc);
+            same_json::<identifiers_heap::VariantName, identifiers_arena::VariantName>(&doc);
+            same_json::<identifiers_heap::Keyed, identifiers_arena::Keyed>(&doc);
         }
 
         /// Random postcard bytes, the same way.
@@ -1433,6 +1440,8 @@ mod random {
             same_postcard::<heap::Skipped, arena::Skipped>(&bytes);
             same_postcard::<heap::Skips, arena::Skips>(&bytes);
             same_postcard::<heap::Meters, arena::Meters>(&bytes);
+            same_postcard::<identifiers_heap::FieldName, identifiers_arena::FieldName>(&bytes);
+            same_postcard::<identifiers_heap::VariantName, identifiers_arena::VariantName>(&bytes);
         }
     }
 }
