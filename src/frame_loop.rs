@@ -517,7 +517,7 @@ impl<G: Game> FrameLoop<G> {
     /// struct Replay { ticks: Vec<&'static str> }
     /// impl EventSource for Replay {
     ///     type Event<'f> = &'f str;
-    ///     fn poll<'f>(&mut self, arena: &'f FrameArena, mut emit: impl FnMut(&'f str)) {
+    ///     fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(&'f str)) {
     ///         if let Some(tick) = self.ticks.pop() {
     ///             tick.split(';').for_each(|line| emit(arena.alloc_str(line)));
     ///         }
@@ -560,8 +560,8 @@ impl<G: Game> FrameLoop<G> {
     /// struct Pings(u32);
     /// impl EventSource for Pings {
     ///     type Event<'f> = u32;
-    ///     fn poll<'f>(&mut self, _: &'f FrameArena, mut emit: impl FnMut(u32)) {
-    ///         (0..self.0).for_each(&mut emit);
+    ///     fn poll<'f>(&mut self, _: &'f FrameArena, emit: &mut dyn FnMut(u32)) {
+    ///         (0..self.0).for_each(emit);
     ///     }
     /// }
     /// struct Seen(u32);
@@ -932,7 +932,7 @@ impl<G: Receive<S>, S: EventSource> TickEvents<G> for Polled<'_, S> {
     #[inline]
     fn map<'f>(self, world: &mut G, frame: &mut Frame<'f, G>) {
         let arena = frame.arena();
-        self.0.poll(arena, |event| {
+        self.0.poll(arena, &mut |event| {
             world.receive(event, frame);
             frame.count_event();
         });

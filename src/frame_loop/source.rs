@@ -41,7 +41,7 @@ use crate::arena::FrameArena;
 ///
 /// impl EventSource for Wire {
 ///     type Event<'f> = &'f str; // a packet, as text in the tick's arena
-///     fn poll<'f>(&mut self, arena: &'f FrameArena, mut emit: impl FnMut(&'f str)) {
+///     fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(&'f str)) {
 ///         while let Some(bytes) = self.0.pop_front() {
 ///             let copy = arena.alloc_slice_copy(&bytes); // "receive into the tick"
 ///             if let Ok(text) = std::str::from_utf8(copy) {
@@ -75,7 +75,7 @@ use crate::arena::FrameArena;
     message = "`{Self}` is not an event source the frame loop can ask",
     label = "`FrameLoop::tick_from` needs `{Self}: EventSource`",
     note = "implement `tickarena::frame_loop::EventSource` for it: `type Event<'f>`, and \
-            `fn poll<'f>(&mut self, arena: &'f FrameArena, emit: impl FnMut(Self::Event<'f>))`"
+            `fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(Self::Event<'f>))`"
 )]
 pub trait EventSource {
     /// One event of a tick, which may borrow the tick's arena for `'f`: a
@@ -85,8 +85,11 @@ pub trait EventSource {
 
     /// Receives what is pending into `arena` and calls `emit` with each
     /// event, in order. Called once per tick, before any other phase of it.
-    /// A source with nothing pending emits nothing.
-    fn poll<'f>(&mut self, arena: &'f FrameArena, emit: impl FnMut(Self::Event<'f>));
+    /// A source with nothing pending emits nothing. (`emit` is a `dyn`
+    /// callback, one indirect call per event, so that an implementation
+    /// names `'f` the way the trait does whether or not its events borrow
+    /// the arena: `emit: &mut dyn FnMut(u32)` matches as well.)
+    fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(Self::Event<'f>));
 }
 
 /// How a game turns the events of the source `S` into actions: the
@@ -107,7 +110,7 @@ pub trait EventSource {
 /// struct Numbers(u32);
 /// impl EventSource for Numbers {
 ///     type Event<'f> = &'f [u32];
-///     fn poll<'f>(&mut self, arena: &'f FrameArena, mut emit: impl FnMut(&'f [u32])) {
+///     fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(&'f [u32])) {
 ///         for _ in 0..2 {
 ///             self.0 += 1;
 ///             emit(arena.alloc_slice_fill_with(self.0 as usize, |i| i as u32));
