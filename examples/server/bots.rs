@@ -8,6 +8,7 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -91,14 +92,26 @@ fn garbage(rng: &mut SmallRng, bot: u32, valid: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Runs `bots` clients against `server` at 60 Hz until `stop`, then sends
-/// their unacknowledged inputs (no new ones, no garbage) for `drain` more.
+/// The bots in lockstep with the server: after each round (one datagram
+/// per bot) they say how many datagrams they sent, and wait for the
+/// server's tick to end before the next round. The server's tick then
+/// never shares the machine with the bots' sending, and each tick handles
+/// exactly one round.
+pub struct Lockstep {
+    pub sent: SyncSender<u64>,
+    pub done: Receiver<()>,
+}
+
+/// Runs `bots` clients against `server` at 60 Hz (or in `lockstep` with
+/// it) until `stop`, then sends their unacknowledged inputs (no new ones,
+/// no garbage) for `drain` more.
 pub fn run(
     server: SocketAddr,
     bots: u32,
     garbage_share: f64,
     stop: Arc<AtomicBool>,
     drain: Duration,
+    lockstep: Option<Lockstep>,
 ) -> BotReport {
     let sockets: Vec<UdpSocket> = (0..bots)
         .map(|_| {
@@ -120,6 +133,7 @@ pub fn run(
     let started = Instant::now();
     let mut stopped_at: Option<Instant> = None;
     for tick in 1u32.. {
+        let mut sent_this_round = 0;
         let stopping = stop.load(Ordering::Relaxed);
         if stopping {
             let at = *stopped_at.get_or_insert_with(Instant::now);
@@ -154,7 +168,14 @@ pub fn run(
             };
             if socket.send(&datagram).is_ok() {
                 report.datagrams += 1;
+                sent_this_round += 1;
             }
+        }
+        if let Some(lockstep) = &lockstep {
+            if lockstep.sent.send(sent_this_round).is_err() || lockstep.done.recv().is_err() {
+                break;
+            }
+            continue;
         }
         let next = started + step * tick;
         if let Some(wait) = next.checked_duration_since(Instant::now()) {

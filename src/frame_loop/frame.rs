@@ -521,10 +521,9 @@ impl<'f, G> Frame<'f, G> {
     pub fn push_in(&mut self, action: impl FrameAction<'f, G> + 'f) {
         // `&mut A` to `&mut dyn FrameAction` is the one unsizing coercion
         // stable Rust has for a pointer of our own.
-        let placed = match self
-            .arena
-            .try_place(action, |action| action as &mut (dyn FrameAction<'f, G> + 'f))
-        {
+        let placed = match self.arena.try_place(action, |action| {
+            action as &mut (dyn FrameAction<'f, G> + 'f)
+        }) {
             Ok(placed) => placed,
             Err(_) => panic!(
                 "tickarena: the frame arena cannot hold another action ({} bytes used); \

@@ -103,7 +103,8 @@ impl Game for Server {
             .push(said.iter().map(|line| (*line).to_owned()).collect());
     }
     fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, said: &mut Said<'f>) {
-        self.reach.push(("end_frame", frame.try_scratch().is_some()));
+        self.reach
+            .push(("end_frame", frame.try_scratch().is_some()));
         self.ends
             .push(said.iter().map(|line| (*line).to_owned()).collect());
     }
