@@ -445,18 +445,24 @@ impl Codec for InArena {
                 hp: player.hp,
             }
         };
+        // One buffer for the encoded updates and one list of the players
+        // near, each written again for every client.
         let buffer = arena.alloc_slice_fill_with(MAX_DATAGRAM * 4, |_| 0u8);
+        let nearby = arena.alloc_slice_fill_with(NEAR, |_| state(0));
         let count = server.players.len();
         let mut sent = 0;
         for (id, player) in server.players.iter().enumerate() {
             let Some(address) = player.address else {
                 continue;
             };
+            for (slot, other) in nearby.iter_mut().zip(near(id, count)) {
+                *slot = state(other);
+            }
             let update = Update {
                 tick: frame.tick(),
                 ack: player.last_applied,
                 you: state(id),
-                near: arena.alloc_slice_fill_iter(near(id, count).map(state)),
+                near: nearby,
                 chat,
             };
             let bytes = postcard::to_slice(&update, buffer).expect("an update fits 4.8 KB");
