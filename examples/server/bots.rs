@@ -3,7 +3,9 @@
 //! has not acknowledged yet, as netcode does to survive a lost datagram)
 //! and reading the server's updates for its acknowledgements. A share of
 //! the datagrams is garbage instead: random bytes, truncated messages,
-//! length bombs, unknown tags, trailing bytes and 64 KiB of junk.
+//! length bombs (one that claims 2^40 inputs and stops, one that claims as
+//! many and carries a datagram's worth of small ones), unknown tags,
+//! trailing bytes and 64 KiB of junk.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
@@ -14,7 +16,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::protocol::{Button, ClientMessage, HeapUpdate, Input, MAX_UNACKED, token};
+use crate::protocol::{Button, ClientMessage, HeapUpdate, Input, MAX_DATAGRAM, MAX_UNACKED, token};
 
 /// What the bots did.
 #[derive(Debug, Default)]
@@ -70,12 +72,25 @@ fn garbage(rng: &mut SmallRng, bot: u32, valid: &[u8]) -> Vec<u8> {
             .map(|_| rng.random())
             .collect(),
         5..=8 => valid[..rng.random_range(0..valid.len())].to_vec(),
-        9..=12 => {
+        9 | 10 => {
             // Variant 0, the client and its token, then a list that claims
             // 2^40 inputs.
             let mut bomb = postcard::to_allocvec(&(0u8, bot, token(bot))).unwrap();
             bomb.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x20]);
             bomb.extend_from_slice(&[1, 2, 3]);
+            bomb
+        }
+        11 | 12 => {
+            // The same claim, then as many small inputs as a datagram
+            // holds, each of which finishes a small list of its own first
+            // (seq 1, no move, one button, no line), and no end: the list
+            // of inputs, no longer the arena's last allocation, moves as
+            // it grows, until the bytes run out.
+            let mut bomb = postcard::to_allocvec(&(0u8, bot, token(bot))).unwrap();
+            bomb.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x20]);
+            while bomb.len() + 6 <= MAX_DATAGRAM {
+                bomb.extend_from_slice(&[1, 0, 0, 1, 0, 0]);
+            }
             bomb
         }
         13..=16 => {
