@@ -286,7 +286,9 @@ impl<C: Codec> EventSource for Inbox<C> {
                         self.short_rounds += 1;
                         break;
                     }
-                    std::hint::spin_loop();
+                    // Let the kernel's softirq thread on this core
+                    // deliver it, if that is where it waits.
+                    std::thread::yield_now();
                     continue;
                 }
                 Err(_) => break,

@@ -196,6 +196,10 @@ fn actions_of_both_kinds_apply_in_push_order() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn frame_scratch_inside_update_panics_with_a_message_and_the_loop_goes_on() {
     struct Misuse;
     impl Game for Misuse {
@@ -222,6 +226,10 @@ fn frame_scratch_inside_update_panics_with_a_message_and_the_loop_goes_on() {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn a_panic_in_the_source_resets_the_arena_and_the_next_tick_runs() {
     let mut source = wire(&[b"x"]);
     source.panic_next = true;
@@ -258,6 +266,10 @@ impl Drop for Counted<'_> {
 }
 
 #[test]
+#[cfg_attr(
+    target_family = "wasm",
+    ignore = "catches a panic, and a panic aborts on wasm32"
+)]
 fn the_scratch_is_made_and_dropped_once_per_tick_also_when_a_phase_panics() {
     struct Crashy(bool);
     impl Game for Crashy {
