@@ -326,3 +326,51 @@ fn one_step_per_tick_runs_one_update_whatever_the_elapsed_time() {
     assert_eq!(game.tick([], Duration::ZERO).steps, 0);
     assert_eq!(game.tick([], game.step() * 3).steps, 3);
 }
+
+#[test]
+fn actions_pushed_by_update_and_end_frame_reach_the_scratch_after_their_phase() {
+    struct Mark(&'static str);
+    impl Action<Steps> for Mark {
+        fn apply(&mut self, _: &mut Steps, frame: &mut Frame<'_, Steps>) {
+            frame.scratch().push(self.0);
+        }
+    }
+    #[derive(Default)]
+    struct Steps {
+        seen: Vec<Vec<&'static str>>,
+        presented: Vec<&'static str>,
+    }
+    impl Game for Steps {
+        type Event = ();
+        type Scratch<'f> = FrameVec<'f, &'static str>;
+        fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+            frame.push(Mark("event"));
+        }
+        fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, marks: &mut Self::Scratch<'f>) {
+            self.seen.push(marks.to_vec());
+            frame.push(Mark("update"));
+        }
+        fn end_frame<'f>(&mut self, frame: &mut Frame<'f, Self>, marks: &mut Self::Scratch<'f>) {
+            self.seen.push(marks.to_vec());
+            frame.push(Mark("end_frame"));
+        }
+    }
+    let mut game = FrameLoop::new(Steps::default());
+    let mut presented = Vec::new();
+    game.tick_with([()], game.step() * 2, |_, _, marks, _| {
+        presented = marks.to_vec();
+    });
+    game.world_mut().presented = presented;
+    assert_eq!(
+        game.world().seen,
+        [
+            vec!["event"],
+            vec!["event", "update"],
+            vec!["event", "update", "update"]
+        ]
+    );
+    assert_eq!(
+        game.world().presented,
+        ["event", "update", "update", "end_frame"]
+    );
+}
