@@ -244,6 +244,9 @@ pub struct Inbox<C> {
     pub expect: Option<u64>,
     /// Ticks whose round did not all arrive within the wait.
     pub short_rounds: u64,
+    /// Time this tick spent waiting for the rest of its round (not the
+    /// server's work: the measurement leaves it out).
+    pub waited: Duration,
     heap_buffer: Vec<u8>,
     codec: PhantomData<C>,
 }
@@ -258,6 +261,7 @@ impl<C: Codec> Inbox<C> {
             socket,
             expect: None,
             short_rounds: 0,
+            waited: Duration::ZERO,
             heap_buffer: vec![0; 1 << 16],
             codec: PhantomData,
         }
@@ -273,6 +277,7 @@ impl<C: Codec> EventSource for Inbox<C> {
         let buffer = C::receive_buffer(&mut self.heap_buffer, arena);
         let mut received = 0;
         let mut waiting_since: Option<Instant> = None;
+        self.waited = Duration::ZERO;
         loop {
             if self.expect.is_some_and(|expect| received >= expect) {
                 break;
@@ -284,6 +289,7 @@ impl<C: Codec> EventSource for Inbox<C> {
                     let since = *waiting_since.get_or_insert_with(Instant::now);
                     if since.elapsed() > ROUND_WAIT {
                         self.short_rounds += 1;
+                        self.waited += since.elapsed();
                         break;
                     }
                     // Let the kernel's softirq thread on this core
@@ -293,6 +299,9 @@ impl<C: Codec> EventSource for Inbox<C> {
                 }
                 Err(_) => break,
             };
+            if let Some(since) = waiting_since.take() {
+                self.waited += since.elapsed();
+            }
             received += 1;
             let message = if len > MAX_DATAGRAM {
                 Err(Reject::Oversize)
