@@ -43,6 +43,7 @@ mod frame;
 mod history;
 mod report;
 mod scratch;
+mod source;
 mod timestep;
 
 use std::time::Duration;
@@ -53,10 +54,11 @@ use crate::threads::ThreadArenas;
 #[cfg(feature = "chart")]
 pub use chart::{ChartScale, TagChart};
 use clock::Instant;
-pub use frame::{Action, Frame};
+pub use frame::{Action, Frame, FrameAction};
 pub use history::{FrameHistory, FrameRecord};
 pub use report::{SizingReport, TagSummary, WorstFrame};
 pub use scratch::FromArena;
+pub use source::{EventSource, Receive};
 pub use timestep::FixedTimestep;
 
 /// Frames kept in the history unless told otherwise.
@@ -66,8 +68,9 @@ const DEFAULT_HISTORY: usize = 240;
 ///
 /// A tick ([`FrameLoop::tick`]) runs, with one [`Frame`] for all of it:
 ///
-/// 1. [`actions`](Game::actions) for each input event, then the actions
-///    pushed so far are applied;
+/// 1. [`actions`](Game::actions) for each input event (or, for
+///    [`FrameLoop::tick_from`], [`Receive::receive`] for each event the
+///    [`EventSource`] emits), then the actions pushed so far are applied;
 /// 2. [`update`](Game::update) once per fixed step (zero or more times,
 ///    see [`FrameLoop::tick`]), each step followed by the actions it pushed;
 /// 3. [`end_frame`](Game::end_frame), then the actions it pushed, then the
@@ -76,9 +79,11 @@ const DEFAULT_HISTORY: usize = 240;
 ///
 /// The world is `&mut` in every phase. Data that must last the whole tick
 /// but not beyond (a visible list built in `update` and drawn in
-/// `end_frame`, a per-frame spatial grid) goes in [`Game::Scratch`]: the
-/// loop makes it in the frame arena at the start of the tick and hands it
-/// to every phase after the events. Data that must not even last that long
+/// `end_frame`, a per-frame spatial grid, the chat lines a tick's packets
+/// carried) goes in [`Game::Scratch`]: the loop makes it in the frame
+/// arena at the start of the tick, hands it to `update`, `end_frame` and
+/// `present` as a parameter, and to the events' mapping and every action
+/// through [`Frame::scratch`]. Data that must not even last that long
 /// (the temporaries of a path search per unit, of a query per light) goes
 /// in a scope: [`tickarena::scoped`](crate::scoped) lends a closure an
 /// arena that is emptied when it returns, while `frame.arena()` and the
@@ -167,8 +172,9 @@ pub trait Game: Sized {
     /// An input event: a key press, a click, a network message.
     type Event;
 
-    /// What the tick builds in its arena and keeps from the update steps to
-    /// `end_frame` and `present`: `()` for nothing (write
+    /// What the tick builds in its arena and hands from one phase to the
+    /// next (the events and actions through [`Frame::scratch`], the update
+    /// steps, `end_frame` and `present` as their parameter): `()` for nothing (write
     /// `type Scratch<'f> = ();`: stable Rust has no defaults for associated
     /// types), or a [`FrameVec`](crate::FrameVec), a tuple, a struct of
     /// your own implementing [`FromArena`]. Made at the start of every
@@ -366,6 +372,33 @@ impl<G: Game> FrameLoop<G> {
         }
     }
 
+    /// The same loop, running exactly one [`update`](Game::update) step per
+    /// tick of its step length, whatever elapsed time a tick is given (see
+    /// [`FixedTimestep::one_per_tick`]): the mode of a server that ticks at
+    /// a fixed rate, of lockstep and of replays. Pass any duration
+    /// (`Duration::ZERO`) to the tick methods.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// # struct Idle;
+    /// # impl Game for Idle {
+    /// #     type Event = ();
+    /// #     type Scratch<'f> = ();
+    /// #     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    /// # }
+    /// use std::time::Duration;
+    /// let mut server = FrameLoop::new(Idle).one_step_per_tick();
+    /// assert_eq!(server.tick([], Duration::ZERO).steps, 1);
+    /// assert_eq!(server.tick([], Duration::from_secs(2)).steps, 1);
+    /// assert_eq!(server.time(), server.step() * 2);
+    /// ```
+    pub fn one_step_per_tick(mut self) -> Self {
+        self.timestep = FixedTimestep::one_per_tick(self.timestep.step());
+        self
+    }
+
     /// Runs one tick: maps `events` to actions in a fresh frame, applies
     /// them to the world in order, runs the fixed-timestep update for
     /// `elapsed` wall-clock time, calls [`Game::end_frame`], and reclaims
@@ -381,8 +414,9 @@ impl<G: Game> FrameLoop<G> {
     /// is dropped: the game slows down rather than spiral). So a tick may
     /// run `update` **zero times**: with `Duration::ZERO`, or with a real
     /// clock on a frame shorter than a step (a 144 Hz display, a 60 Hz
-    /// step); the remainder carries to the next tick. Pass `game.step()`
-    /// for exactly one step per tick (tests, headless runs, replays).
+    /// step); the remainder carries to the next tick. A loop made with
+    /// [`one_step_per_tick`](Self::one_step_per_tick) runs exactly one step
+    /// every tick and ignores `elapsed` (a server, lockstep, replays).
     ///
     /// # Panics
     ///
@@ -457,6 +491,115 @@ impl<G: Game> FrameLoop<G> {
         elapsed: Duration,
         present: impl for<'f> FnOnce(&G, &Frame<'f, G>, &G::Scratch<'f>, &FrameHistory),
     ) -> FrameRecord {
+        self.run_tick(Listed(events), elapsed, present)
+    }
+
+    /// Runs one tick whose events come from `source`: the loop asks it
+    /// once, first, lending it the frame's arena
+    /// ([`EventSource::poll`]), and hands each event it emits to the
+    /// game's [`Receive::receive`]; the rest of the tick is
+    /// [`tick`](Self::tick)'s (the actions applied, the update steps for
+    /// `elapsed`, `end_frame`, the reset). This is how a server's packets,
+    /// received and decoded into the tick's arena, are the tick's events.
+    ///
+    /// # Panics
+    ///
+    /// As [`tick`](Self::tick); a panic in the source's `poll` resets the
+    /// arenas too.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::FrameArena;
+    /// use tickarena::frame_loop::{EventSource, Frame, FrameLoop, Game, Receive};
+    ///
+    /// // Replays recorded lines, one tick's worth per tick.
+    /// struct Replay { ticks: Vec<&'static str> }
+    /// impl EventSource for Replay {
+    ///     type Event<'f> = &'f str;
+    ///     fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(&'f str)) {
+    ///         if let Some(tick) = self.ticks.pop() {
+    ///             tick.split(';').for_each(|line| emit(arena.alloc_str(line)));
+    ///         }
+    ///     }
+    /// }
+    /// struct Moves(usize);
+    /// impl Game for Moves {
+    ///     type Event = ();
+    ///     type Scratch<'f> = ();
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    /// }
+    /// impl Receive<Replay> for Moves {
+    ///     fn receive<'f>(&mut self, line: &'f str, _: &mut Frame<'f, Self>) {
+    ///         self.0 += line.len();
+    ///     }
+    /// }
+    /// let mut replay = Replay { ticks: vec!["e4;e5", "d4"] };
+    /// let mut game = FrameLoop::new(Moves(0)).one_step_per_tick();
+    /// assert_eq!(game.tick_from(&mut replay, game.step()).events, 1);
+    /// assert_eq!(game.tick_from(&mut replay, game.step()).events, 2);
+    /// assert_eq!(game.tick_from(&mut replay, game.step()).events, 0);
+    /// assert_eq!(game.world().0, 6);
+    /// ```
+    pub fn tick_from<S: EventSource>(&mut self, source: &mut S, elapsed: Duration) -> FrameRecord
+    where
+        G: Receive<S>,
+    {
+        self.run_tick(Polled(source), elapsed, |_, _, _, _| {})
+    }
+
+    /// [`tick_from`](Self::tick_from), with `present` run last as in
+    /// [`tick_with`](Self::tick_with).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::FrameArena;
+    /// use tickarena::frame_loop::{EventSource, Frame, FrameLoop, Game, Receive};
+    ///
+    /// struct Pings(u32);
+    /// impl EventSource for Pings {
+    ///     type Event<'f> = u32;
+    ///     fn poll<'f>(&mut self, _: &'f FrameArena, emit: &mut dyn FnMut(u32)) {
+    ///         (0..self.0).for_each(emit);
+    ///     }
+    /// }
+    /// struct Seen(u32);
+    /// impl Game for Seen {
+    ///     type Event = ();
+    ///     type Scratch<'f> = Option<u32>; // the tick's highest ping
+    ///     fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    /// }
+    /// impl Receive<Pings> for Seen {
+    ///     fn receive<'f>(&mut self, ping: u32, frame: &mut Frame<'f, Self>) {
+    ///         self.0 += 1;
+    ///         *frame.scratch() = Some(ping);
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Seen(0));
+    /// let mut shown = None;
+    /// game.tick_from_with(&mut Pings(3), game.step(), |_, _, highest, _| shown = *highest);
+    /// assert_eq!((game.world().0, shown), (3, Some(2)));
+    /// ```
+    pub fn tick_from_with<S: EventSource>(
+        &mut self,
+        source: &mut S,
+        elapsed: Duration,
+        present: impl for<'f> FnOnce(&G, &Frame<'f, G>, &G::Scratch<'f>, &FrameHistory),
+    ) -> FrameRecord
+    where
+        G: Receive<S>,
+    {
+        self.run_tick(Polled(source), elapsed, present)
+    }
+
+    /// A tick, its events mapped by `events`.
+    fn run_tick(
+        &mut self,
+        events: impl TickEvents<G>,
+        elapsed: Duration,
+        present: impl for<'f> FnOnce(&G, &Frame<'f, G>, &G::Scratch<'f>, &FrameHistory),
+    ) -> FrameRecord {
         let started = Instant::now();
         let steps = self.timestep.advance(elapsed);
         // Resets the arena when dropped: after the frame below on the normal
@@ -476,20 +619,19 @@ impl<G: Game> FrameLoop<G> {
                 steps,
             );
             let world = &mut self.world;
-            for event in events {
-                world.actions(event, &mut frame);
-                frame.count_event();
-            }
+            // The scratch first: the events and their actions reach it.
+            frame.make_scratch();
+            events.map(world, &mut frame);
             frame.apply_pending(world);
-            let mut scratch = G::Scratch::from_arena(arenas.arena);
             for _ in 0..steps {
-                world.update(&mut frame, &mut scratch);
+                frame.with_scratch(|frame, scratch| world.update(frame, scratch));
                 frame.apply_pending(world);
                 frame.finish_step();
             }
-            world.end_frame(&mut frame, &mut scratch);
+            frame.with_scratch(|frame, scratch| world.end_frame(frame, scratch));
             frame.apply_pending(world);
-            present(world, &frame, &scratch, &self.history);
+            let history = &self.history;
+            frame.with_scratch(|frame, scratch| present(world, frame, scratch, history));
             self.time = frame.time();
             let tags = arenas.arena.tag_bytes();
             (frame.events(), frame.actions_applied(), tags)
@@ -760,6 +902,40 @@ impl<G: Game> FrameLoop<G> {
     /// ```
     pub fn into_world(self) -> G {
         self.world
+    }
+}
+
+/// Where a tick's events come from, and how each becomes actions.
+trait TickEvents<G: Game> {
+    fn map<'f>(self, world: &mut G, frame: &mut Frame<'f, G>);
+}
+
+/// The events the caller lists ([`FrameLoop::tick`]), through
+/// [`Game::actions`].
+struct Listed<I>(I);
+
+impl<G: Game, I: IntoIterator<Item = G::Event>> TickEvents<G> for Listed<I> {
+    #[inline]
+    fn map<'f>(self, world: &mut G, frame: &mut Frame<'f, G>) {
+        for event in self.0 {
+            world.actions(event, frame);
+            frame.count_event();
+        }
+    }
+}
+
+/// The events a source emits into the tick's arena
+/// ([`FrameLoop::tick_from`]), through [`Receive::receive`].
+struct Polled<'s, S>(&'s mut S);
+
+impl<G: Receive<S>, S: EventSource> TickEvents<G> for Polled<'_, S> {
+    #[inline]
+    fn map<'f>(self, world: &mut G, frame: &mut Frame<'f, G>) {
+        let arena = frame.arena();
+        self.0.poll(arena, &mut |event| {
+            world.receive(event, frame);
+            frame.count_event();
+        });
     }
 }
 

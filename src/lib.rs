@@ -57,7 +57,9 @@
 //!   threads (rayon, scoped threads, a job system), reset together; its
 //!   [`Collector`] gathers what parallel jobs push, in their own arenas.
 //! * [`frame_loop`]: the game loop that turns input events into actions in
-//!   the frame arena and reclaims it every tick.
+//!   the frame arena and reclaims it every tick; a server's packets, received
+//!   and decoded into the tick's arena, are its events through an
+//!   [`EventSource`](frame_loop::EventSource).
 //! * [`FrameVec`], [`FrameBox`], [`FrameString`], [`FrameHashMap`]: the
 //!   everyday names of a frame's collections.
 //! * [`guide`]: the guides, each with tested examples:

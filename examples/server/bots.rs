@@ -3,17 +3,20 @@
 //! has not acknowledged yet, as netcode does to survive a lost datagram)
 //! and reading the server's updates for its acknowledgements. A share of
 //! the datagrams is garbage instead: random bytes, truncated messages,
-//! length bombs, unknown tags, trailing bytes and 64 KiB of junk.
+//! length bombs (one that claims 2^40 inputs and stops, one that claims as
+//! many and carries a datagram's worth of small ones), unknown tags,
+//! trailing bytes and 64 KiB of junk.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::protocol::{Button, ClientMessage, HeapUpdate, Input, MAX_UNACKED, token};
+use crate::protocol::{Button, ClientMessage, HeapUpdate, Input, MAX_DATAGRAM, MAX_UNACKED, token};
 
 /// What the bots did.
 #[derive(Debug, Default)]
@@ -69,12 +72,25 @@ fn garbage(rng: &mut SmallRng, bot: u32, valid: &[u8]) -> Vec<u8> {
             .map(|_| rng.random())
             .collect(),
         5..=8 => valid[..rng.random_range(0..valid.len())].to_vec(),
-        9..=12 => {
+        9 | 10 => {
             // Variant 0, the client and its token, then a list that claims
             // 2^40 inputs.
             let mut bomb = postcard::to_allocvec(&(0u8, bot, token(bot))).unwrap();
             bomb.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x20]);
             bomb.extend_from_slice(&[1, 2, 3]);
+            bomb
+        }
+        11 | 12 => {
+            // The same claim, then as many small inputs as a datagram
+            // holds, each of which finishes a small list of its own first
+            // (seq 1, no move, one button, no line), and no end: the list
+            // of inputs, no longer the arena's last allocation, moves as
+            // it grows, until the bytes run out.
+            let mut bomb = postcard::to_allocvec(&(0u8, bot, token(bot))).unwrap();
+            bomb.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x20]);
+            while bomb.len() + 6 <= MAX_DATAGRAM {
+                bomb.extend_from_slice(&[1, 0, 0, 1, 0, 0]);
+            }
             bomb
         }
         13..=16 => {
@@ -91,14 +107,26 @@ fn garbage(rng: &mut SmallRng, bot: u32, valid: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Runs `bots` clients against `server` at 60 Hz until `stop`, then sends
-/// their unacknowledged inputs (no new ones, no garbage) for `drain` more.
+/// The bots in lockstep with the server: after each round (one datagram
+/// per bot) they say how many datagrams they sent, and wait for the
+/// server's tick to end before the next round. The server's tick then
+/// never shares the machine with the bots' sending, and each tick handles
+/// exactly one round.
+pub struct Lockstep {
+    pub sent: SyncSender<u64>,
+    pub done: Receiver<()>,
+}
+
+/// Runs `bots` clients against `server` at 60 Hz (or in `lockstep` with
+/// it) until `stop`, then sends their unacknowledged inputs (no new ones,
+/// no garbage) for `drain` more.
 pub fn run(
     server: SocketAddr,
     bots: u32,
     garbage_share: f64,
     stop: Arc<AtomicBool>,
     drain: Duration,
+    lockstep: Option<Lockstep>,
 ) -> BotReport {
     let sockets: Vec<UdpSocket> = (0..bots)
         .map(|_| {
@@ -120,6 +148,7 @@ pub fn run(
     let started = Instant::now();
     let mut stopped_at: Option<Instant> = None;
     for tick in 1u32.. {
+        let mut sent_this_round = 0;
         let stopping = stop.load(Ordering::Relaxed);
         if stopping {
             let at = *stopped_at.get_or_insert_with(Instant::now);
@@ -154,7 +183,14 @@ pub fn run(
             };
             if socket.send(&datagram).is_ok() {
                 report.datagrams += 1;
+                sent_this_round += 1;
             }
+        }
+        if let Some(lockstep) = &lockstep {
+            if lockstep.sent.send(sent_this_round).is_err() || lockstep.done.recv().is_err() {
+                break;
+            }
+            continue;
         }
         let next = started + step * tick;
         if let Some(wait) = next.checked_duration_since(Instant::now()) {

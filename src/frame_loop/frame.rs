@@ -1,10 +1,12 @@
 //! [`Frame`]: what the code of one tick gets: the arena, the tick number,
-//! the step length, the simulated time, the tick's figures so far, and its
-//! queue of actions.
+//! the step length, the simulated time, the tick's figures so far, its
+//! scratch, and its queue of actions ([`Action`], [`FrameAction`]).
 
 use std::mem;
 use std::time::Duration;
 
+use super::Game;
+use super::scratch::{ScratchSlot, Slot};
 use crate::arena::{FrameArena, Placed};
 use crate::segmented::SegmentedList;
 use crate::threads::ThreadArenas;
@@ -68,10 +70,79 @@ pub trait Action<W> {
     fn apply(&mut self, world: &mut W, frame: &mut Frame<'_, W>);
 }
 
+/// An action that names the frame it runs in: [`Action`] with the frame's
+/// lifetime `'f` instead of an anonymous one, pushed with
+/// [`Frame::push_in`]. Its data of the frame (`&'f str`, arena lists) can
+/// then go on to later phases of the tick: into the tick's scratch
+/// ([`Frame::scratch`]), or into actions it pushes. An [`Action`]'s
+/// `apply` gets a frame of some lifetime of its own, unrelated to its
+/// data's, so it can only copy that data.
+///
+/// # Example
+///
+/// ```
+/// use tickarena::frame_loop::{Frame, FrameAction, FrameLoop, Game};
+/// use tickarena::FrameVec;
+///
+/// #[derive(Default)]
+/// struct Chat { shown: Vec<std::string::String> }
+///
+/// // A decoded chat line, borrowed from the tick's arena.
+/// struct Say<'f>(&'f str);
+/// impl<'f> FrameAction<'f, Chat> for Say<'f> {
+///     fn apply(&mut self, _: &mut Chat, frame: &mut Frame<'f, Chat>) {
+///         frame.scratch().push(self.0); // no copy: the line lives as long as the tick
+///     }
+/// }
+///
+/// impl Game for Chat {
+///     type Event = &'static str;
+///     type Scratch<'f> = FrameVec<'f, &'f str>; // this tick's lines, for the snapshot
+///     fn actions<'f>(&mut self, line: &'static str, frame: &mut Frame<'f, Self>) {
+///         let copy = frame.arena().alloc_str(line);
+///         frame.push_in(Say(copy));
+///     }
+///     fn end_frame<'f>(&mut self, _: &mut Frame<'f, Self>, said: &mut Self::Scratch<'f>) {
+///         self.shown.extend(said.iter().map(|line| line.to_uppercase()));
+///     }
+/// }
+///
+/// let mut game = FrameLoop::new(Chat::default());
+/// game.tick(["hi", "gg"], game.step());
+/// assert_eq!(game.world().shown, ["HI", "GG"]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an action of its frame on the world `{W}`",
+    label = "`Frame::push_in` takes a `FrameAction<'f, {W}>`",
+    note = "implement it for the frame's lifetime: `impl<'f> FrameAction<'f, {W}> for MyAction<'f> {{ fn apply(&mut self, world: &mut {W}, frame: &mut Frame<'f, {W}>) {{ .. }} }}`, \
+            or push an `Action` with `Frame::push`"
+)]
+pub trait FrameAction<'f, W> {
+    /// Applies the action to the world; `frame` is the tick it was pushed
+    /// in, with the lifetime of the action's data.
+    fn apply(&mut self, world: &mut W, frame: &mut Frame<'f, W>);
+}
+
+/// An [`Action`] in a frame's list, which holds [`FrameAction`]s: the
+/// same call, through the same vtable.
+#[repr(transparent)]
+struct Plain<A>(A);
+
+impl<'f, W, A: Action<W>> FrameAction<'f, W> for Plain<A> {
+    #[inline(always)]
+    fn apply(&mut self, world: &mut W, frame: &mut Frame<'f, W>) {
+        self.0.apply(world, frame);
+    }
+}
+
 /// The actions of a frame: placed in the frame arena (dropped with the
 /// list, their memory reclaimed with the frame), listed in a
 /// `SegmentedList` whose segments also come from the arena.
-type ActionList<'f, G> = SegmentedList<Placed<'f, dyn Action<G> + 'f>, &'f FrameArena>;
+type ActionList<'f, G> = SegmentedList<Placed<'f, dyn FrameAction<'f, G> + 'f>, &'f FrameArena>;
+
+/// The tick's scratch while it waits in the frame, its type erased (a
+/// `Frame<'f, G>` does not require `G: Game`, as `Action<W>` does not).
+type ScratchHandle<'f, G> = Placed<'f, dyn ScratchSlot<'f, G> + 'f>;
 
 /// The tick being run: hands out the frame arena and collects actions.
 ///
@@ -121,6 +192,8 @@ pub struct Frame<'f, G> {
     applied: usize,
     /// Actions pushed and not applied yet.
     pending: ActionList<'f, G>,
+    /// The tick's scratch, while no phase has it as its parameter.
+    scratch: Option<ScratchHandle<'f, G>>,
 }
 
 // A frame belongs to the thread running the tick: it is neither `Send` nor
@@ -148,6 +221,7 @@ impl<'f, G> Frame<'f, G> {
             steps_run: 0,
             applied: 0,
             pending: SegmentedList::new_in(arena),
+            scratch: None,
         }
     }
 
@@ -403,12 +477,53 @@ impl<'f, G> Frame<'f, G> {
     /// ```
     #[track_caller]
     pub fn push(&mut self, action: impl Action<G> + 'f) {
-        // `&mut A` to `&mut dyn Action` is the one unsizing coercion stable
-        // Rust has for a pointer of our own.
-        let placed = match self
-            .arena
-            .try_place(action, |action| action as &mut (dyn Action<G> + 'f))
-        {
+        self.push_in(Plain(action));
+    }
+
+    /// Adds a [`FrameAction`]: an action whose `apply` gets this frame with
+    /// its lifetime `'f`, so it can hand its frame data on (to
+    /// [`Frame::scratch`], to the actions it pushes). Applied as
+    /// [`push`](Self::push) says, in one order with the other actions.
+    ///
+    /// # Panics
+    ///
+    /// If the arena cannot serve the action.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameAction, FrameLoop, Game};
+    /// use tickarena::FrameVec;
+    ///
+    /// struct Grid { hits: usize }
+    /// struct Hit<'f>(&'f [u32]);
+    /// impl<'f> FrameAction<'f, Grid> for Hit<'f> {
+    ///     fn apply(&mut self, _: &mut Grid, frame: &mut Frame<'f, Grid>) {
+    ///         frame.scratch().extend_from_slice(self.0);
+    ///     }
+    /// }
+    /// impl Game for Grid {
+    ///     type Event = u32;
+    ///     type Scratch<'f> = FrameVec<'f, u32>;
+    ///     fn actions<'f>(&mut self, cell: u32, frame: &mut Frame<'f, Self>) {
+    ///         let cells = frame.arena().alloc_slice_copy(&[cell, cell + 1]);
+    ///         frame.push_in(Hit(cells));
+    ///     }
+    ///     fn update<'f>(&mut self, _: &mut Frame<'f, Self>, hit: &mut FrameVec<'f, u32>) {
+    ///         self.hits = hit.len();
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Grid { hits: 0 });
+    /// let record = game.tick([1, 5], game.step());
+    /// assert_eq!((game.world().hits, record.actions), (4, 2));
+    /// ```
+    #[track_caller]
+    pub fn push_in(&mut self, action: impl FrameAction<'f, G> + 'f) {
+        // `&mut A` to `&mut dyn FrameAction` is the one unsizing coercion
+        // stable Rust has for a pointer of our own.
+        let placed = match self.arena.try_place(action, |action| {
+            action as &mut (dyn FrameAction<'f, G> + 'f)
+        }) {
             Ok(placed) => placed,
             Err(_) => panic!(
                 "tickarena: the frame arena cannot hold another action ({} bytes used); \
@@ -500,6 +615,7 @@ impl<'f, G> Frame<'f, G> {
     }
 
     /// Counts one mapped event.
+    #[inline]
     pub(super) fn count_event(&mut self) {
         self.events += 1;
     }
@@ -508,5 +624,113 @@ impl<'f, G> Frame<'f, G> {
     pub(super) fn finish_step(&mut self) {
         self.time += self.step;
         self.steps_run += 1;
+    }
+}
+
+impl<'f, G: Game + 'f> Frame<'f, G> {
+    /// The tick's [`Game::Scratch`], for the phases that do not get it as a
+    /// parameter: [`Game::actions`], [`Receive::receive`](super::Receive),
+    /// and the actions ([`FrameAction`] and [`Action`]) of every phase. It
+    /// is made at the start of the tick, before the first event, so what
+    /// the events and their actions put there reaches the update steps,
+    /// `end_frame` and `present`.
+    ///
+    /// # Panics
+    ///
+    /// Inside [`Game::update`], [`Game::end_frame`] and `present`, which
+    /// hold the scratch as their `scratch` parameter: use that (or
+    /// [`try_scratch`](Self::try_scratch), which says `None` there).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    /// use tickarena::FrameVec;
+    ///
+    /// struct Keys(usize);
+    /// impl Game for Keys {
+    ///     type Event = char;
+    ///     type Scratch<'f> = FrameVec<'f, char>;
+    ///     fn actions<'f>(&mut self, key: char, frame: &mut Frame<'f, Self>) {
+    ///         frame.scratch().push(key); // straight from the event to the update
+    ///     }
+    ///     fn update<'f>(&mut self, _: &mut Frame<'f, Self>, keys: &mut FrameVec<'f, char>) {
+    ///         self.0 = keys.len();
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Keys(0));
+    /// game.tick(['w', 'a'], game.step());
+    /// assert_eq!(game.world().0, 2);
+    /// ```
+    #[track_caller]
+    pub fn scratch(&mut self) -> &mut G::Scratch<'f> {
+        match self.try_scratch() {
+            Some(scratch) => scratch,
+            None => panic!(
+                "tickarena: Frame::scratch inside update, end_frame or present: \
+                 the scratch is that phase's `scratch` parameter"
+            ),
+        }
+    }
+
+    /// The tick's scratch as [`scratch`](Self::scratch) gives it, or `None`
+    /// inside [`Game::update`], [`Game::end_frame`] and `present`, which
+    /// hold it as their parameter.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::{Frame, FrameLoop, Game};
+    ///
+    /// struct Where(Vec<bool>);
+    /// impl Game for Where {
+    ///     type Event = ();
+    ///     type Scratch<'f> = Option<u8>;
+    ///     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+    ///         self.0.push(frame.try_scratch().is_some());
+    ///     }
+    ///     fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, _: &mut Option<u8>) {
+    ///         self.0.push(frame.try_scratch().is_some());
+    ///     }
+    /// }
+    /// let mut game = FrameLoop::new(Where(Vec::new()));
+    /// game.tick([()], game.step());
+    /// assert_eq!(game.world().0, [true, false]);
+    /// ```
+    pub fn try_scratch(&mut self) -> Option<&mut G::Scratch<'f>> {
+        self.scratch.as_mut().map(|slot| slot.get())
+    }
+
+    /// Makes the tick's scratch in the arena, where the frame keeps it.
+    pub(super) fn make_scratch(&mut self) {
+        let scratch = Slot::<G>::from_arena(self.arena);
+        match self
+            .arena
+            .try_place(scratch, |slot| slot as &mut (dyn ScratchSlot<'f, G> + 'f))
+        {
+            Ok(placed) => self.scratch = Some(placed),
+            Err(_) => panic!(
+                "tickarena: the frame arena cannot hold the tick's scratch ({} bytes used); \
+                 raise FrameArena::builder().reserve(bytes)",
+                self.arena.used()
+            ),
+        }
+    }
+
+    /// Lends the scratch to `phase` (update, end_frame, present), taken out
+    /// of the frame meanwhile; back in the frame afterwards, for the
+    /// actions the phase pushed. (If `phase` unwinds, the scratch drops
+    /// with it.)
+    pub(super) fn with_scratch<R>(
+        &mut self,
+        phase: impl FnOnce(&mut Self, &mut G::Scratch<'f>) -> R,
+    ) -> R {
+        let mut scratch = self
+            .scratch
+            .take()
+            .expect("tickarena: the scratch is made at the start of the tick");
+        let result = phase(self, scratch.get());
+        self.scratch = Some(scratch);
+        result
     }
 }

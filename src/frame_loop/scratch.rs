@@ -1,9 +1,10 @@
 //! [`FromArena`]: how the frame loop makes a game's per-frame scratch
-//! value at the start of each tick.
+//! value at the start of each tick; and the slot the frame keeps it in.
 
 #[cfg(any(feature = "hashbrown", feature = "nightly"))]
 use std::hash::BuildHasher;
 
+use super::Game;
 use crate::arena::FrameArena;
 #[cfg(feature = "hashbrown")]
 use crate::frame_types::FrameHashMap;
@@ -50,6 +51,33 @@ use crate::segmented::SegmentedList;
 pub trait FromArena<'f> {
     /// An empty value whose memory (if any) comes from `arena`.
     fn from_arena(arena: &'f FrameArena) -> Self;
+}
+
+/// A game's scratch, seen by the frame without naming the game's type in
+/// its own definition: `Frame<'f, G>` does not require `G: Game` (nor does
+/// `Action<W>`), so it holds the scratch as `dyn ScratchSlot<'f, G>`, and
+/// [`Frame::scratch`](super::Frame::scratch), where `G: Game`, gets it
+/// back with its type.
+pub(super) trait ScratchSlot<'f, G> {
+    fn get(&mut self) -> &mut G::Scratch<'f>
+    where
+        G: Game + 'f;
+}
+
+/// The one implementation: the scratch itself.
+pub(super) struct Slot<'f, G: Game + 'f>(G::Scratch<'f>);
+
+impl<'f, G: Game + 'f> Slot<'f, G> {
+    pub(super) fn from_arena(arena: &'f FrameArena) -> Self {
+        Slot(G::Scratch::from_arena(arena))
+    }
+}
+
+impl<'f, G: Game + 'f> ScratchSlot<'f, G> for Slot<'f, G> {
+    #[inline]
+    fn get(&mut self) -> &mut G::Scratch<'f> {
+        &mut self.0
+    }
 }
 
 impl FromArena<'_> for () {

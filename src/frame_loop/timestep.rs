@@ -26,6 +26,8 @@ pub struct FixedTimestep {
     step: Duration,
     max_steps: u32,
     accumulated: Duration,
+    /// Exactly one step per tick, whatever the elapsed time.
+    one_per_tick: bool,
 }
 
 impl FixedTimestep {
@@ -52,10 +54,55 @@ impl FixedTimestep {
             step,
             max_steps,
             accumulated: Duration::ZERO,
+            one_per_tick: false,
         }
     }
 
-    /// Adds `elapsed` and returns how many steps to run now.
+    /// Exactly one step of `step` per tick, whatever time the tick is
+    /// given: what a server that ticks at a fixed rate runs (its timer, not
+    /// the simulation, decides when a tick happens), and a lockstep or
+    /// replayed game. The elapsed time passed to a tick is then ignored,
+    /// [`max_steps`](Self::max_steps) is 1 and [`alpha`](Self::alpha) 0.
+    ///
+    /// # Panics
+    ///
+    /// If `step` is zero.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tickarena::frame_loop::FixedTimestep;
+    ///
+    /// let mut timestep = FixedTimestep::one_per_tick(Duration::from_millis(50));
+    /// assert_eq!(timestep.advance(Duration::ZERO), 1);
+    /// assert_eq!(timestep.advance(Duration::from_secs(3)), 1, "a stall is not caught up");
+    /// assert_eq!(timestep.advance(Duration::from_millis(1)), 1);
+    /// assert!(timestep.is_one_per_tick());
+    /// ```
+    #[track_caller]
+    pub fn one_per_tick(step: Duration) -> Self {
+        FixedTimestep {
+            one_per_tick: true,
+            ..FixedTimestep::new(step, 1)
+        }
+    }
+
+    /// Whether every tick runs exactly one step
+    /// ([`one_per_tick`](Self::one_per_tick)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::frame_loop::FixedTimestep;
+    /// assert!(!FixedTimestep::default().is_one_per_tick());
+    /// ```
+    pub fn is_one_per_tick(&self) -> bool {
+        self.one_per_tick
+    }
+
+    /// Adds `elapsed` and returns how many steps to run now (always 1 for
+    /// [`one_per_tick`](Self::one_per_tick)).
     ///
     /// # Example
     ///
@@ -66,6 +113,9 @@ impl FixedTimestep {
     /// assert_eq!(timestep.advance(Duration::from_millis(1)), 1);
     /// ```
     pub fn advance(&mut self, elapsed: Duration) -> u32 {
+        if self.one_per_tick {
+            return 1;
+        }
         self.accumulated = self.accumulated.saturating_add(elapsed);
         let due = self.accumulated.as_nanos() / self.step.as_nanos();
         let steps = due.min(u128::from(self.max_steps)) as u32;

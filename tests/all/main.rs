@@ -36,6 +36,7 @@ mod collection_out_of_arena;
 mod collector;
 mod compile_fail;
 mod frame_loop;
+mod frame_source;
 mod hashbrown_model;
 mod panic_locations;
 mod review4;
