@@ -390,7 +390,8 @@ pub struct InArena<'a, T> {
     /// [`InArena::max_depth`], [`InArena::max_stack`],
     /// [`InArena::max_bytes`]).
     max_depth: u32,
-    /// Bytes, at most 4 GiB: a `u32` keeps the seed two words long.
+    /// Bytes, at most 4 GiB: a `u32` (with `max_depth`) keeps the seed three
+    /// words long, the byte bound one of them.
     max_stack: u32,
     /// Bytes of the arena (see [`InArena::max_bytes`]).
     max_bytes: usize,
