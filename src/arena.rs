@@ -11,6 +11,7 @@ mod allocator;
 mod budget;
 mod builder;
 mod bump;
+mod ceiling;
 mod checkpoint;
 #[cfg(feature = "serde")]
 mod decode;
@@ -39,6 +40,7 @@ use crate::region::Region;
 pub(crate) use budget::Budgets;
 pub(crate) use budget::FrameBreaches;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
+use ceiling::Ceiling;
 use refusal::Refusal;
 use refusals::RefusalCounts;
 use retention::{Retention, Window};
@@ -164,6 +166,9 @@ pub struct FrameArena {
     /// The serde decode running in this arena (see `decode`).
     #[cfg(feature = "serde")]
     decode: DecodeState,
+    /// The address no allocation may end past while a decode runs (see
+    /// `ceiling`); `end` is kept at or below it.
+    ceiling: Ceiling,
     /// Where each frame's figures go in Tracy (`None`: not plotted, e.g.
     /// the arenas of a `ThreadArenas`, which plots their sums).
     #[cfg(feature = "tracy")]
@@ -288,6 +293,7 @@ impl FrameArena {
             budgets: Budgets::default(),
             #[cfg(feature = "serde")]
             decode: DecodeState::new(),
+            ceiling: Ceiling::new(),
             #[cfg(feature = "tracy")]
             plots: Some(crate::tracy::ArenaPlots::new(name)),
             refusal_counts: RefusalCounts::default(),
@@ -702,10 +708,17 @@ impl FrameArena {
         layout: Layout,
     ) -> Result<NonNull<u8>, AllocError> {
         let limit = self.base() + self.region.reserved();
-        let Bumped { start, new_top } = bump_up(self.top.get(), limit, layout)
+        let bumped = bump_up(self.top.get(), limit, layout);
+        // A decode's bound first: a request past it is the decode's to
+        // refuse (a length bomb), whether or not the arena has room.
+        if self.past_ceiling(bumped.map(|bumped| bumped.new_top)) {
+            return Err(AllocError);
+        }
+        let Bumped { start, new_top } = bumped
             .ok_or(AllocError)
             .and_then(|bumped| self.commit_through(bumped.new_top).map(|()| bumped))
             .inspect_err(|_| {
+                self.refused_by_arena();
                 if COUNTED {
                     self.count_refusal(layout);
                 }
@@ -729,7 +742,8 @@ impl FrameArena {
     fn commit_through(&self, addr: usize) -> Result<(), AllocError> {
         let bytes = addr.checked_sub(self.base()).ok_or(AllocError)?;
         self.region.commit(bytes).map_err(|_| AllocError)?;
-        self.end.set(self.base() + self.region.committed());
+        self.end
+            .set(self.end_below_ceiling(self.base() + self.region.committed()));
         Ok(())
     }
 
@@ -772,10 +786,19 @@ impl FrameArena {
         }
         let start = ptr.addr().get();
         let Some(new_top) = start.checked_add(new.size()) else {
+            self.past_ceiling(None);
             return false;
         };
-        if new_top > self.end.get() && self.commit_through(new_top).is_err() {
-            return false;
+        if new_top > self.end.get() {
+            // Past the committed end, or a decode's ceiling (`end` is kept
+            // at or below it).
+            if self.past_ceiling(Some(new_top)) {
+                return false;
+            }
+            if self.commit_through(new_top).is_err() {
+                self.refused_by_arena();
+                return false;
+            }
         }
         // Up, like a bump: the peak is the new top, `lowered_from` stays.
         self.top.set(new_top);
@@ -789,6 +812,10 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     pub(crate) fn remember_refusal(&self, layout: Layout, in_place_of: usize) {
+        if self.refused_by_ceiling() {
+            // The arena had room: nothing of its own to report.
+            return;
+        }
         self.refused.set(true);
         let refusal = Refusal {
             in_place_of,
@@ -831,6 +858,9 @@ impl FrameArena {
     #[inline(never)]
     #[track_caller]
     pub(crate) fn out_of_memory(&self, layout: Layout) -> ! {
+        if self.refused_by_ceiling() {
+            self.over_ceiling(layout);
+        }
         panic!("{}", self.refusal(layout))
     }
 }

@@ -21,10 +21,11 @@
 //! trusted for at most [`CAUTIOUS_BYTES`] of the arena up front (the rest
 //! grows as elements arrive), lists, maps and boxes nest at most
 //! [`DEFAULT_MAX_DEPTH`] levels deep and [`DEFAULT_MAX_STACK`] bytes of
-//! stack ([`InArena::max_depth`] and [`InArena::max_stack`] to change
-//! them), and a decode that would exhaust the arena is an error through
-//! the arena's `try_` path, which [`arena_refused`] tells from bad input
-//! whatever the format. The limits reach every arena type; a field read
+//! stack, one decode takes at most [`DEFAULT_MAX_BYTES`] of the arena
+//! ([`InArena::max_depth`], [`InArena::max_stack`] and
+//! [`InArena::max_bytes`] to change them), and a decode that would
+//! exhaust the arena is an error through the arena's `try_` path, which
+//! [`arena_refused`] tells from bad input whatever the format. The limits reach every arena type; a field read
 //! by its own `serde::Deserialize` (a heap type) is that type's to bound,
 //! as under serde's derive.
 //!
@@ -174,6 +175,74 @@ pub const DEFAULT_MAX_DEPTH: u32 = 128;
 /// ```
 pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 
+/// How many bytes of the arena one decode may take, unless
+/// [`InArena::max_bytes`] says otherwise: 1 MiB. Past it, the decode is
+/// the format's error, and a decode that fails leaves at most this much
+/// behind in the frame (its bytes stay until the frame ends).
+///
+/// Chosen for a server: the largest UDP datagram (64 KiB) decodes under
+/// it even where its arena data is 16 times its size (1-byte varints into
+/// 8-byte numbers, a list's growth leaving its old room behind), while no
+/// input, in any format, can take more of the frame than this, whatever
+/// it claims or nests (a format that believes length prefixes reserves
+/// [`CAUTIOUS_BYTES`] for each list: a list of lists of such claims took
+/// that much per list before). A server whose messages are small bounds
+/// them tighter, per packet: see [`InArena::max_bytes`].
+///
+/// # Example
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::{DEFAULT_MAX_BYTES, InArena};
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// // 2 MiB of text, in a 64 MiB arena: the arena has room, the decode's bound does not.
+/// let arena = FrameArena::new();
+/// let json = format!("{:?}", "x".repeat(2 << 20));
+/// let before = arena.used();
+/// let error = InArena::<&str>::new(&arena)
+///     .deserialize(&mut serde_json::Deserializer::from_str(&json))
+///     .unwrap_err();
+/// assert!(error.to_string().contains("more than 1048576 bytes of the arena"));
+/// assert!(arena.used() - before <= DEFAULT_MAX_BYTES, "it left at most the bound behind");
+/// assert_eq!(DEFAULT_MAX_BYTES, 1 << 20);
+/// ```
+pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
+
+/// Whether the last decode that an [`InArena`] seed started in `arena`
+/// failed on its byte bound ([`InArena::max_bytes`]): the input would
+/// have taken more of the arena than the decode may, whatever the
+/// arena's room (a length bomb, or a message larger than the bound
+/// allows). Formats that keep only their own error kinds (postcard's
+/// `SerdeDeCustom`) cannot say which; this can, like [`arena_refused`]
+/// (which is false then: the arena had room).
+///
+/// False after a decode that succeeded or failed otherwise; it stays as
+/// the last decode left it until the next one starts.
+///
+/// # Example
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::{InArena, arena_refused, over_max_bytes};
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// let arena = FrameArena::new();
+/// let bytes = postcard::to_allocvec(&vec![7u64; 1000]).unwrap(); // 8000 bytes decoded
+/// let mut input = postcard::Deserializer::from_bytes(&bytes);
+/// let seed = InArena::<FrameVec<'_, u64>>::new(&arena).max_bytes(4096);
+/// assert_eq!(seed.deserialize(&mut input).unwrap_err(), postcard::Error::SerdeDeCustom);
+/// assert!(over_max_bytes(&arena) && !arena_refused(&arena));
+///
+/// let mut input = postcard::Deserializer::from_bytes(&bytes);
+/// let list = InArena::<FrameVec<'_, u64>>::new(&arena).deserialize(&mut input).unwrap();
+/// assert_eq!(list.len(), 1000);
+/// assert!(!over_max_bytes(&arena));
+/// ```
+pub fn over_max_bytes(arena: &FrameArena) -> bool {
+    limits::was_over_bound(arena)
+}
+
 /// Whether `arena` could not hold the last decode that an [`InArena`] seed
 /// started in it: the error the decode returned means "the arena is full"
 /// (raise `FrameArena::builder().reserve(bytes)`, or decode less per
@@ -318,10 +387,14 @@ pub trait DeserializeIn<'a>: Sized {
 pub struct InArena<'a, T> {
     arena: &'a FrameArena,
     /// The decode's limits, if this seed starts it (see
-    /// [`InArena::max_depth`], [`InArena::max_stack`]).
+    /// [`InArena::max_depth`], [`InArena::max_stack`],
+    /// [`InArena::max_bytes`]).
     max_depth: u32,
-    /// Bytes, at most 4 GiB: a `u32` keeps the seed two words long.
+    /// Bytes, at most 4 GiB: a `u32` (with `max_depth`) keeps the seed three
+    /// words long, the byte bound one of them.
     max_stack: u32,
+    /// Bytes of the arena (see [`InArena::max_bytes`]).
+    max_bytes: usize,
     value: PhantomData<fn() -> T>,
 }
 
@@ -340,6 +413,7 @@ impl<'a, T> InArena<'a, T> {
             arena,
             max_depth: DEFAULT_MAX_DEPTH,
             max_stack: DEFAULT_MAX_STACK as u32,
+            max_bytes: DEFAULT_MAX_BYTES,
             value: PhantomData,
         }
     }
@@ -423,6 +497,50 @@ impl<'a, T> InArena<'a, T> {
             ..self
         }
     }
+
+    /// The same seed, letting the decode it starts take at most `bytes`
+    /// of the arena (default [`DEFAULT_MAX_BYTES`]): every byte it
+    /// allocates counts, alignment padding and a list's room left behind
+    /// as it grows included (the arena's [`used`](FrameArena::used) rises
+    /// by at most `bytes`). Past it, the decode is the format's error
+    /// ("would take more than N bytes of the arena"; postcard keeps no
+    /// message: [`over_max_bytes`] says so). The arena refuses the
+    /// allocation itself, as it refuses one past its reservation, so a
+    /// single reservation for a claimed length cannot pass it either.
+    ///
+    /// A decode that fails leaves its bytes in the arena until the frame
+    /// ends, at most `bytes` of them: a server bounds what one hostile
+    /// packet may cost the tick with it, at the size of its largest
+    /// message's arena data. `usize::MAX` lifts the bound (the arena's
+    /// reservation still holds). A seed inside a running decode keeps that
+    /// decode's bound.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use serde::de::DeserializeSeed;
+    /// use tickarena::serde::InArena;
+    /// use tickarena::{FrameArena, FrameVec};
+    ///
+    /// let arena = FrameArena::new();
+    /// // A list of lists whose second list claims 2^32 elements in a short packet.
+    /// let bomb = [2, 1, 7, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 2];
+    /// let seed = InArena::<FrameVec<'_, FrameVec<'_, u64>>>::new(&arena).max_bytes(512);
+    /// let before = arena.used();
+    /// assert!(seed.deserialize(&mut postcard::Deserializer::from_bytes(&bomb)).is_err());
+    /// assert!(arena.used() - before <= 512, "the packet cost at most its bound");
+    ///
+    /// let good = postcard::to_allocvec(&vec![vec![1u64, 2], vec![3]]).unwrap();
+    /// let lists = seed.deserialize(&mut postcard::Deserializer::from_bytes(&good)).unwrap();
+    /// assert_eq!(lists[0][..], [1, 2]);
+    /// ```
+    #[must_use]
+    pub fn max_bytes(self, bytes: usize) -> Self {
+        InArena {
+            max_bytes: bytes,
+            ..self
+        }
+    }
 }
 
 impl<T> Clone for InArena<'_, T> {
@@ -455,7 +573,13 @@ impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for InArena<'a, T> {
             // The limits as arguments, not the seed: three fields are
             // passed through a stack slot, which every level of a
             // recursive decode's stack would keep.
-            Self::start(self.arena, self.max_depth, self.max_stack, deserializer)
+            Self::start(
+                self.arena,
+                self.max_depth,
+                self.max_stack,
+                self.max_bytes,
+                deserializer,
+            )
         }
     }
 }
@@ -467,9 +591,10 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
         arena: &'a FrameArena,
         max_depth: u32,
         max_stack: u32,
+        max_bytes: usize,
         deserializer: D,
     ) -> Result<T, D::Error> {
-        let _decode = limits::start(arena, max_depth, max_stack as usize);
+        let _decode = limits::start(arena, max_depth, max_stack as usize, max_bytes);
         T::deserialize_in(arena, deserializer)
     }
 }

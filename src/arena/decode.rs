@@ -1,8 +1,9 @@
 //! [`DecodeState`]: what a serde decode into the arena (`crate::serde`)
 //! keeps on the arena while it runs, since every nested value's seed is
 //! made afresh from the arena alone: how deeply its lists, maps and boxes
-//! nest now, how deep they may, how much stack they may take, and
-//! whether the arena refused it. Plain
+//! nest now, how deep they may, how much stack they may take, how many
+//! bytes of the arena (held by the arena's ceiling, see `ceiling`), and
+//! whether the arena or that bound refused it. Plain
 //! cells here (each read and written alone: no copies of the whole on a
 //! recursive decode's stack); `serde/limits.rs` gives them their meaning.
 //! Never touched by an allocation.
@@ -19,6 +20,11 @@ pub(crate) struct DecodeState {
     pub(crate) active: Cell<bool>,
     /// Whether the arena refused the last decode started by a seed.
     pub(crate) refused: Cell<bool>,
+    /// Whether the last decode started by a seed met its byte bound.
+    pub(crate) over_bound: Cell<bool>,
+    /// How many bytes of the arena the decode may take, while `active`
+    /// (the arena's ceiling holds it; kept here for the message).
+    pub(crate) max_bytes: Cell<usize>,
     /// Lists, maps and boxes open inside each other now.
     pub(crate) depth: Cell<u32>,
     /// How many may be, while `active`.
@@ -36,6 +42,8 @@ impl DecodeState {
         DecodeState {
             active: Cell::new(false),
             refused: Cell::new(false),
+            over_bound: Cell::new(false),
+            max_bytes: Cell::new(usize::MAX),
             depth: Cell::new(0),
             max_depth: Cell::new(0),
             stack_base: Cell::new(0),

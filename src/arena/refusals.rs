@@ -285,6 +285,9 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     pub(crate) fn count_refusal(&self, layout: Layout) {
+        if self.refused_by_ceiling() {
+            return; // a decode's bound, not the arena's (see `ceiling`)
+        }
         self.count_refused_bytes(layout.size());
     }
 
@@ -318,6 +321,9 @@ impl FrameArena {
     #[cold]
     #[inline(never)]
     pub(crate) fn count_refused_growth(&self, ptr: NonNull<u8>, old_size: usize, needed: usize) {
+        if self.refused_by_ceiling() {
+            return; // a decode's bound, not the arena's (see `ceiling`)
+        }
         let (block, top) = ((ptr.addr().get(), old_size), self.top.get());
         let last = &self.refusal_counts.last_growth;
         let counted = match last.get() {

@@ -18,12 +18,18 @@ use crate::frame_types::{FrameBox, FrameString, FrameVec};
 use crate::segmented::SegmentedList;
 use crate::string::String;
 
-/// The error of `arena` that cannot hold `what`; noted on the arena, for
-/// [`arena_refused`](super::arena_refused) (postcard drops the message).
+/// The error of `arena` that cannot hold `what`, or of the decode's byte
+/// bound that `what` would pass; noted on the arena, for
+/// [`arena_refused`](super::arena_refused) and
+/// [`over_max_bytes`](super::over_max_bytes) (postcard drops the message).
 #[cold]
 #[inline(never)]
 pub(super) fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
     crate::arena::refusal_handled();
+    if limits::refused_by_bound(arena) {
+        limits::over_bound(arena);
+        return limits::too_many_bytes(arena, what);
+    }
     limits::refused(arena);
     E::custom(format_args!(
         "the frame arena cannot hold the {what}: raise FrameArena::builder().reserve(bytes)"
@@ -31,12 +37,25 @@ pub(super) fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
 }
 
 /// Elements of `T` to reserve for a length hint of `hint` in one block (a
-/// `Vec`'s): the hint, believed up to [`CAUTIOUS_BYTES`] of the arena,
-/// the block's alignment padding included.
-pub(super) fn cautious<T>(hint: Option<usize>) -> usize {
-    let size = core::mem::size_of::<T>();
-    let room = CAUTIOUS_BYTES - (core::mem::align_of::<T>() - 1).min(CAUTIOUS_BYTES);
+/// `Vec`'s) in `arena`: the hint, believed up to [`CAUTIOUS_BYTES`] of
+/// the arena, the block's alignment padding included, and no further
+/// than the running decode's byte bound has room for (a claim the bound
+/// cannot hold is believed only that far; the list then grows as its
+/// elements arrive, and the decode fails on the bound only if they pass
+/// it).
+pub(super) fn cautious<T>(arena: &FrameArena, hint: Option<usize>) -> usize {
+    let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+    let room = CAUTIOUS_BYTES - (align - 1).min(CAUTIOUS_BYTES);
+    let room = room.min(arena.room_under_ceiling(align));
     hint.unwrap_or(0).min(room / size.max(1))
+}
+
+/// Bytes of `arena` a length hint is believed for up front in a
+/// segmented list or a map: [`CAUTIOUS_BYTES`], or less where the running
+/// decode's byte bound has less room left (see [`cautious`]).
+#[inline]
+pub(super) fn cautious_bytes(arena: &FrameArena) -> usize {
+    CAUTIOUS_BYTES.min(arena.room_under_ceiling(1))
 }
 
 /// Types whose values hold nothing in the arena: their own `Deserialize`.
@@ -263,7 +282,7 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
     // level, while a call that has returned takes none.
     #[inline(never)]
     fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()> {
-        let room = cautious::<T>(hint);
+        let room = cautious::<T>(arena, hint);
         let mut vec = Vec::new_in(arena);
         if room > 0 {
             crate::reserve_error::handled(vec.try_reserve_exact(room)).map_err(|_| ())?;
@@ -312,8 +331,11 @@ impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
     #[inline]
     fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()> {
         let mut list = SegmentedList::new_in(arena);
-        list.try_reserve(cautious_segments::<T>(hint.unwrap_or(0)))
-            .map_err(|_| ())?;
+        list.try_reserve(cautious_segments::<T>(
+            hint.unwrap_or(0),
+            cautious_bytes(arena),
+        ))
+        .map_err(|_| ())?;
         Ok(list)
     }
 
@@ -335,7 +357,7 @@ impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
 /// Elements of `T` to reserve for a length hint of `hint` in a
 /// `SegmentedList`: whole segments (8, 16, 32.. elements, each its own
 /// block with its alignment padding) while they fit in [`CAUTIOUS_BYTES`].
-fn cautious_segments<T>(hint: usize) -> usize {
+fn cautious_segments<T>(hint: usize, bytes_believed: usize) -> usize {
     let (size, padding) = (core::mem::size_of::<T>(), core::mem::align_of::<T>() - 1);
     if size == 0 {
         return hint;
@@ -344,7 +366,7 @@ fn cautious_segments<T>(hint: usize) -> usize {
     let mut segment = 8usize;
     while elements < hint {
         let more = segment.saturating_mul(size).saturating_add(padding);
-        if bytes.saturating_add(more) > CAUTIOUS_BYTES {
+        if bytes.saturating_add(more) > bytes_believed {
             break;
         }
         (elements, bytes, segment) = (elements + segment, bytes + more, segment * 2);
@@ -360,10 +382,10 @@ fn cautious_segments<T>(hint: usize) -> usize {
 /// [`CAUTIOUS_BYTES`]; a table under 8 buckets (4 or 8, whatever the
 /// count) is never reserved for a hint.
 #[cfg(feature = "hashbrown")]
-fn cautious_map<E>(hint: usize) -> usize {
+fn cautious_map<E>(hint: usize, bytes: usize) -> usize {
     let bucket = core::mem::size_of::<E>() + 1;
     let fixed = 2 * 16 + core::mem::align_of::<E>();
-    let entries = CAUTIOUS_BYTES.saturating_sub(fixed) * 7 / (16 * bucket);
+    let entries = bytes.saturating_sub(fixed) * 7 / (16 * bucket);
     if entries < 8 { 0 } else { hint.min(entries) }
 }
 
@@ -536,8 +558,12 @@ where
                 let mut out = crate::FrameHashMap::new_in(arena);
                 // hashbrown's `insert` aborts when its allocator refuses:
                 // every growth goes through `try_reserve` first.
-                out.try_reserve(cautious_map::<(K, V)>(map.size_hint().unwrap_or(0)))
-                    .map_err(|_| exhausted::<M::Error>(arena, "map"))?;
+                let believed = cautious_bytes(arena);
+                out.try_reserve(cautious_map::<(K, V)>(
+                    map.size_hint().unwrap_or(0),
+                    believed,
+                ))
+                .map_err(|_| exhausted::<M::Error>(arena, "map"))?;
                 while let Some((key, value)) =
                     map.next_entry_seed(InArena::<K>::new(arena), InArena::<V>::new(arena))?
                 {

@@ -2,25 +2,35 @@
 //! every nested value's seed is made afresh from the arena alone: how
 //! deeply lists, maps and boxes may nest (a recursive message nested
 //! 10^5 deep would overflow the stack: it is the format's error at
-//! [`DEFAULT_MAX_DEPTH`] instead), and whether the arena refused the
+//! [`DEFAULT_MAX_DEPTH`] instead), how many bytes of the arena one decode
+//! may take ([`DEFAULT_MAX_BYTES`], held by the arena's ceiling where it
+//! refuses allocations), and whether the arena or that bound refused the
 //! decode (which postcard's error cannot say).
 //!
-//! Each count comes back in a guard's `drop`, so a decode that fails or
-//! panics midway leaves the arena as it found it.
+//! Each count and the ceiling come back in a guard's `drop`, so a decode
+//! that fails or panics midway leaves the arena's limits as it found them
+//! (its bytes stay until the frame ends: see `guide::serde`, "A bound per
+//! packet", for why they cannot be given back through a `&FrameArena`).
 
 use ::serde::de;
 
+#[cfg(doc)]
+use super::DEFAULT_MAX_BYTES;
 use super::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_STACK};
-use crate::arena::{DecodeState, FrameArena};
+#[cfg(doc)]
+use crate::arena::DecodeState;
+use crate::arena::FrameArena;
 
-/// A decode started by a seed: ends it when dropped, keeping whether the
-/// arena refused it for the caller to ask.
-pub(super) struct Decode<'a>(&'a DecodeState);
+/// A decode started by a seed: ends it when dropped (lifting the arena's
+/// ceiling), keeping whether the arena or the bound refused it for the
+/// caller to ask.
+pub(super) struct Decode<'a>(&'a FrameArena);
 
 impl Drop for Decode<'_> {
     #[inline]
     fn drop(&mut self) {
-        self.0.active.set(false);
+        self.0.decode_state().active.set(false);
+        self.0.lift_ceiling();
     }
 }
 
@@ -33,17 +43,27 @@ pub(super) fn running(arena: &FrameArena) -> bool {
     state.active.get() || state.depth.get() != 0
 }
 
-/// Starts a decode in `arena` with the limits `max_depth` and
-/// `max_stack`; none is running.
+/// Starts a decode in `arena` with the limits `max_depth`, `max_stack`
+/// and `max_bytes`; none is running.
 #[inline]
-pub(super) fn start(arena: &FrameArena, max_depth: u32, max_stack: usize) -> Decode<'_> {
+pub(super) fn start(
+    arena: &FrameArena,
+    max_depth: u32,
+    max_stack: usize,
+    max_bytes: usize,
+) -> Decode<'_> {
     let state = arena.decode_state();
     debug_assert!(!running(arena), "a decode is running");
     state.active.set(true);
     state.refused.set(false);
+    state.over_bound.set(false);
     state.max_depth.set(max_depth);
     state.max_stack.set(max_stack);
-    Decode(state)
+    state.max_bytes.set(max_bytes);
+    // From here, no allocation in the arena ends more than `max_bytes`
+    // above its top: the arena refuses it where it refuses a full arena.
+    arena.set_ceiling(max_bytes);
+    Decode(arena)
 }
 
 /// One list, map or box open: closes it when dropped. It holds the arena
@@ -126,4 +146,35 @@ pub(super) fn refused(arena: &FrameArena) {
 /// Whether `arena` refused the last decode a seed started in it.
 pub(super) fn was_refused(arena: &FrameArena) -> bool {
     arena.decode_state().refused.get()
+}
+
+/// Whether the latest refusal of `arena` was the running decode's byte
+/// bound (its ceiling), not the arena's own.
+#[inline]
+pub(super) fn refused_by_bound(arena: &FrameArena) -> bool {
+    arena.refused_by_ceiling()
+}
+
+/// Notes that the decode met its byte bound (see
+/// [`over_max_bytes`](super::over_max_bytes)).
+#[inline]
+pub(super) fn over_bound(arena: &FrameArena) {
+    arena.decode_state().over_bound.set(true);
+}
+
+/// Whether the last decode a seed started in `arena` met its byte bound.
+pub(super) fn was_over_bound(arena: &FrameArena) -> bool {
+    arena.decode_state().over_bound.get()
+}
+
+/// The format's error for a decode past its byte bound, taking `what`.
+#[cold]
+#[inline(never)]
+pub(super) fn too_many_bytes<E: de::Error>(arena: &FrameArena, what: &str) -> E {
+    let max_bytes = arena.decode_state().max_bytes.get();
+    E::custom(format_args!(
+        "the input's {what} would take more than {max_bytes} bytes of the arena (the decode's \
+         bound; a length bomb, or a message larger than it allows): raise it with \
+         InArena::new(arena).max_bytes(bytes)"
+    ))
 }

@@ -415,7 +415,7 @@ impl de::Error for Discarded {
 #[doc(hidden)]
 #[inline]
 pub fn refused_before(arena: &FrameArena) -> bool {
-    limits::was_refused(arena)
+    limits::was_refused(arena) || limits::was_over_bound(arena)
 }
 
 /// Whether `arena` refused an attempt since [`refused_before`] said
@@ -424,7 +424,7 @@ pub fn refused_before(arena: &FrameArena) -> bool {
 #[doc(hidden)]
 #[inline]
 pub fn refused_since(arena: &FrameArena, before: bool) -> bool {
-    !before && limits::was_refused(arena)
+    !before && (limits::was_refused(arena) || limits::was_over_bound(arena))
 }
 
 /// The arena's error, for a decode whose attempt it refused (the
@@ -432,5 +432,10 @@ pub fn refused_since(arena: &FrameArena, before: bool) -> bool {
 #[doc(hidden)]
 #[cold]
 pub fn refused_error<E: de::Error>(arena: &FrameArena) -> E {
+    if limits::was_over_bound(arena) {
+        // The bound refused the attempt (as it would refuse any other: its
+        // bytes stay taken): the decode ends with the bound's error.
+        return limits::too_many_bytes(arena, "decoded value");
+    }
     exhausted(arena, "decoded value")
 }

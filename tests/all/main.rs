@@ -52,6 +52,7 @@ mod segmented_pointers;
 mod serde_arena;
 mod serde_attributes;
 mod serde_attrs_oracle;
+mod serde_bound;
 mod serde_buffer;
 mod serde_cautious;
 mod serde_depth;

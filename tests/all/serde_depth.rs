@@ -364,7 +364,9 @@ fn large_levels_within_the_level_count_are_an_error_on_a_two_mib_stack() {
                 let arena = FrameArena::new();
                 let mut seed = InArena::<Big<'_>>::new(&arena);
                 if case != "default" {
-                    seed = seed.max_depth(1000).max_stack(96 << 20);
+                    // 300 levels of 4 KiB take 1.2 MiB of the arena:
+                    // past the default byte bound too.
+                    seed = seed.max_depth(1000).max_stack(96 << 20).max_bytes(8 << 20);
                 }
                 let bytes = big_postcard(depth);
                 let mut input = postcard::Deserializer::from_bytes(&bytes);
