@@ -501,6 +501,9 @@ impl<G: Game> FrameLoop<G> {
     /// [`tick`](Self::tick)'s (the actions applied, the update steps for
     /// `elapsed`, `end_frame`, the reset). This is how a server's packets,
     /// received and decoded into the tick's arena, are the tick's events.
+    /// A loop made [`one_step_per_tick`](Self::one_step_per_tick) (a
+    /// server's) runs exactly one update step and ignores `elapsed`: pass
+    /// `Duration::ZERO`.
     ///
     /// # Panics
     ///

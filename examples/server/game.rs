@@ -13,6 +13,7 @@
 //! receive buffer it reuses) and encodes into a `Vec` per update, as a
 //! server is written without tickarena.
 
+use std::io::ErrorKind;
 use std::marker::PhantomData;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
@@ -23,7 +24,7 @@ use tickarena::{FrameArena, FrameVec};
 
 use crate::protocol::{
     Button, CHAT_LINES, ClientMessage, HeapClientMessage, HeapInput, HeapPlayerState, HeapUpdate,
-    Input, MAX_DATAGRAM, NEAR, PlayerState, Update, token,
+    Input, MAX_DATAGRAM, MAX_DECODED, NEAR, PlayerState, Update, token,
 };
 
 /// Why a datagram was refused.
@@ -34,17 +35,20 @@ pub enum Reject {
     BadValueOrTag,
     Malformed,
     Trailing,
+    /// The decode would have taken more than `MAX_DECODED` of the arena.
+    OverBound,
     BadToken,
     UnknownClient,
 }
 
 impl Reject {
-    pub const ALL: [Reject; 7] = [
+    pub const ALL: [Reject; 8] = [
         Reject::Oversize,
         Reject::Truncated,
         Reject::BadValueOrTag,
         Reject::Malformed,
         Reject::Trailing,
+        Reject::OverBound,
         Reject::BadToken,
         Reject::UnknownClient,
     ];
@@ -56,6 +60,7 @@ impl Reject {
             Reject::BadValueOrTag => "unknown tag or bad value",
             Reject::Malformed => "malformed",
             Reject::Trailing => "trailing bytes",
+            Reject::OverBound => "over the per-packet bound",
             Reject::BadToken => "bad token",
             Reject::UnknownClient => "unknown client",
         }
@@ -276,6 +281,7 @@ impl<C: Codec> EventSource for Inbox<C> {
         // rather than cut.
         let buffer = C::receive_buffer(&mut self.heap_buffer, arena);
         let mut received = 0;
+        let mut receive_errors = 0;
         let mut waiting_since: Option<Instant> = None;
         self.waited = Duration::ZERO;
         loop {
@@ -284,6 +290,14 @@ impl<C: Codec> EventSource for Inbox<C> {
             }
             let (len, from) = match self.socket.recv_from(buffer) {
                 Ok(datagram) => datagram,
+                // Not "nothing pending": an ICMP error from an earlier
+                // send (Windows reports it on the next receive as
+                // WSAECONNRESET), or an interrupted call. The datagrams
+                // behind it are still there.
+                Err(error) if error.kind() != ErrorKind::WouldBlock && receive_errors < 64 => {
+                    receive_errors += 1;
+                    continue;
+                }
                 Err(_) if self.expect.is_some() => {
                     // Lockstep: the rest of the round is on its way.
                     let since = *waiting_since.get_or_insert_with(Instant::now);
@@ -406,8 +420,12 @@ impl<'f> FrameAction<'f, Server<InArena>> for ApplyInputs<'f> {
 fn decode_in<'f>(arena: &'f FrameArena, bytes: &[u8]) -> Result<ClientMessage<'f>, Reject> {
     let mut input = postcard::Deserializer::from_bytes(bytes);
     let message = tickarena::serde::InArena::new(arena)
+        .max_bytes(MAX_DECODED)
         .deserialize(&mut input)
-        .map_err(Reject::of)?;
+        .map_err(|error| match tickarena::serde::over_max_bytes(arena) {
+            true => Reject::OverBound,
+            false => Reject::of(error),
+        })?;
     match input.finalize() {
         Ok([]) => Ok(message),
         _ => Err(Reject::Trailing),

@@ -609,6 +609,12 @@ mod tests {
             run.bots.garbage > 0 && rejected >= run.bots.garbage * 9 / 10,
             "{run:#?}"
         );
+        // The nested length bombs (a tenth of the garbage) stop at the
+        // per-packet bound; no valid message reaches it (none was lost).
+        assert!(
+            run.counts.rejected[Reject::OverBound as usize] > 0,
+            "{run:#?}"
+        );
         assert!(run.counts.applied > 50 * 60, "{run:#?}");
         assert!(
             run.counts.sent > 0 && run.bots.updates > 0,

@@ -11,6 +11,12 @@ use tickarena::DeserializeIn;
 pub const MAX_UNACKED: usize = 96;
 /// Datagrams longer than this are refused before decoding.
 pub const MAX_DATAGRAM: usize = 1200;
+/// What one datagram's decode may take of the tick's arena
+/// (`InArena::max_bytes`): the largest message a client sends, 96 inputs
+/// of 40 bytes each with their buttons and chat (at most a datagram's
+/// bytes of those), takes under 6 KiB. A hostile datagram (a list that
+/// claims more than it holds, nested) costs the tick no more than this.
+pub const MAX_DECODED: usize = 8 << 10;
 /// Players each update describes besides the client's own.
 pub const NEAR: usize = 8;
 /// Chat lines each update carries.
