@@ -252,6 +252,9 @@ pub struct Inbox<C> {
     /// Time this tick spent waiting for the rest of its round (not the
     /// server's work: the measurement leaves it out).
     pub waited: Duration,
+    /// What one datagram's decode may take of the tick's arena
+    /// (`MAX_DECODED` unless `--max-decoded` says otherwise).
+    pub max_decoded: usize,
     heap_buffer: Vec<u8>,
     codec: PhantomData<C>,
 }
@@ -264,6 +267,7 @@ impl<C: Codec> Inbox<C> {
     pub fn new(socket: UdpSocket) -> Self {
         Inbox {
             socket,
+            max_decoded: MAX_DECODED,
             expect: None,
             short_rounds: 0,
             waited: Duration::ZERO,
@@ -320,7 +324,7 @@ impl<C: Codec> EventSource for Inbox<C> {
             let message = if len > MAX_DATAGRAM {
                 Err(Reject::Oversize)
             } else {
-                C::decode(arena, &buffer[..len])
+                C::decode(arena, &buffer[..len], self.max_decoded)
             };
             emit(Datagram { from, message });
         }
@@ -336,7 +340,11 @@ pub trait Codec: Sized + 'static {
     /// Where a tick's datagrams are received.
     fn receive_buffer<'a>(heap: &'a mut Vec<u8>, arena: &'a FrameArena) -> &'a mut [u8];
     /// `bytes` as one message, every byte used.
-    fn decode<'f>(arena: &'f FrameArena, bytes: &[u8]) -> Result<Message<'f, Self>, Reject>;
+    fn decode<'f>(
+        arena: &'f FrameArena,
+        bytes: &[u8],
+        max_decoded: usize,
+    ) -> Result<Message<'f, Self>, Reject>;
     /// Pushes the action that applies a checked client's inputs.
     fn act<'f>(client: u32, inputs: Self::Inputs<'f>, frame: &mut Frame<'f, Server<Self>>);
     /// Encodes and sends this tick's update to every client, with the
@@ -417,10 +425,14 @@ impl<'f> FrameAction<'f, Server<InArena>> for ApplyInputs<'f> {
 
 /// The one place the arena server decodes: `bytes` as one message in the
 /// tick's arena, every byte used.
-fn decode_in<'f>(arena: &'f FrameArena, bytes: &[u8]) -> Result<ClientMessage<'f>, Reject> {
+fn decode_in<'f>(
+    arena: &'f FrameArena,
+    bytes: &[u8],
+    max_decoded: usize,
+) -> Result<ClientMessage<'f>, Reject> {
     let mut input = postcard::Deserializer::from_bytes(bytes);
     let message = tickarena::serde::InArena::new(arena)
-        .max_bytes(MAX_DECODED)
+        .max_bytes(max_decoded)
         .deserialize(&mut input)
         .map_err(|error| match tickarena::serde::over_max_bytes(arena) {
             true => Reject::OverBound,
@@ -440,12 +452,16 @@ impl Codec for InArena {
         arena.alloc_slice_fill_with(1 << 16, |_| 0u8)
     }
 
-    fn decode<'f>(arena: &'f FrameArena, bytes: &[u8]) -> Result<Message<'f, Self>, Reject> {
+    fn decode<'f>(
+        arena: &'f FrameArena,
+        bytes: &[u8],
+        max_decoded: usize,
+    ) -> Result<Message<'f, Self>, Reject> {
         let ClientMessage::Inputs {
             client,
             token,
             inputs,
-        } = decode_in(arena, bytes)?;
+        } = decode_in(arena, bytes, max_decoded)?;
         Ok(Message {
             client,
             token,
@@ -533,7 +549,9 @@ impl Codec for OnHeap {
         heap
     }
 
-    fn decode<'f>(_: &'f FrameArena, bytes: &[u8]) -> Result<Message<'f, Self>, Reject> {
+    // serde's derive has no per-decode bound: a length is believed up to
+    // its own cautious cap.
+    fn decode<'f>(_: &'f FrameArena, bytes: &[u8], _: usize) -> Result<Message<'f, Self>, Reject> {
         match postcard::take_from_bytes::<HeapClientMessage>(bytes) {
             Ok((
                 HeapClientMessage::Inputs {

@@ -44,7 +44,8 @@ use game::{Codec, InArena, Inbox, OnHeap, Reject, Server, thread_cpu_ns};
 static COUNTING: ThreadCounting = counting_alloc::Counting;
 
 const USAGE: &str = "usage: server [--bots N] [--seconds S] [--garbage P] [--heap | --arena-only] \
-                     [--lockstep] [--pairs N] [--server-cpu N] [--bots-cpu N] [--no-pin]";
+                     [--lockstep] [--pairs N] [--server-cpu N] [--bots-cpu N] [--no-pin] \
+                     [--max-decoded BYTES]";
 
 /// The phases of a tick, as `Run::phases_p50_us` lists them.
 pub const PHASES: [&str; 4] = [
@@ -91,6 +92,8 @@ pub struct Settings {
     pub bots_cpu: usize,
     /// The bots in lockstep with the server ([`bots::Lockstep`]).
     pub lockstep: bool,
+    /// What one datagram's decode may take of the arena (`--max-decoded`).
+    pub max_decoded: usize,
 }
 
 /// A server socket with room for a tick of datagrams: the kernel's default
@@ -174,6 +177,7 @@ pub fn run<C: Codec>(settings: Settings) -> Run {
     }
     // The source receives on the socket, the world sends on it.
     let mut inbox = Inbox::<C>::new(socket.try_clone().expect("a second handle on the socket"));
+    inbox.max_decoded = settings.max_decoded;
     let mut game = FrameLoop::new(Server::<C>::new(socket, settings.bots)).one_step_per_tick();
     let step = game.step();
     // Steady: after a second of warm-up (every bot joined, every buffer,
@@ -347,6 +351,7 @@ fn main() {
         server_cpu: 0,
         bots_cpu: 1,
         lockstep: false,
+        max_decoded: protocol::MAX_DECODED,
     };
     let mut mode = "both";
     let mut pairs = 5;
@@ -362,6 +367,7 @@ fn main() {
             "--server-cpu" => settings.server_cpu = flags.value(&flag, "a CPU number"),
             "--bots-cpu" => settings.bots_cpu = flags.value(&flag, "a CPU number"),
             "--no-pin" => settings.pin = false,
+            "--max-decoded" => settings.max_decoded = flags.value(&flag, "a number of bytes"),
             other => flags.fail(&format!("unknown flag {other}")),
         }
     }
@@ -524,6 +530,8 @@ fn child(settings: Settings, mode: &str) -> Child {
         settings.server_cpu.to_string(),
         "--bots-cpu".into(),
         settings.bots_cpu.to_string(),
+        "--max-decoded".into(),
+        settings.max_decoded.to_string(),
     ];
     if settings.lockstep {
         args.push("--lockstep".into());
@@ -600,6 +608,7 @@ mod tests {
             server_cpu: 0,
             bots_cpu: 1,
             lockstep: false,
+            max_decoded: protocol::MAX_DECODED,
         });
         assert_eq!(run.allocations_per_steady_tick, 0.0, "{run:#?}");
         assert_eq!(run.lost, 0, "{run:#?}");
@@ -639,6 +648,7 @@ mod tests {
             server_cpu: 0,
             bots_cpu: 1,
             lockstep: true,
+            max_decoded: protocol::MAX_DECODED,
         });
         assert_eq!(run.allocations_per_steady_tick, 0.0, "{run:#?}");
         assert_eq!((run.lost, run.counts.gaps), (0, 0), "{run:#?}");
@@ -672,6 +682,7 @@ mod tests {
             server_cpu: 0,
             bots_cpu: 1,
             lockstep: false,
+            max_decoded: protocol::MAX_DECODED,
         });
         assert_eq!(run.lost, 0, "{run:#?}");
         assert!(run.allocations_per_steady_tick > 20.0, "{run:#?}");
