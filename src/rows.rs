@@ -62,6 +62,19 @@ impl<T> Clone for FrameRows<'_, T> {
 impl<T> Copy for FrameRows<'_, T> {}
 
 impl<'a, T> FrameRows<'a, T> {
+    /// The rows of a start-offset table (`rows + 1` offsets into `items`,
+    /// from 0 to `items.len()`, not decreasing) and their packed values.
+    pub(crate) fn from_parts(starts: &'a [u32], items: &'a [T]) -> Self {
+        debug_assert!(
+            starts.first() == Some(&0)
+                && starts.last().map(|&end| end as usize) == Some(items.len())
+                && starts.is_sorted(),
+            "expected offsets from 0 to {} (the values), not decreasing: {starts:?}",
+            items.len()
+        );
+        FrameRows { starts, items }
+    }
+
     /// Rows (empty ones included).
     ///
     /// # Example
@@ -327,7 +340,10 @@ where
 /// knows these stores change nothing else the caller's iterator reads
 /// (its captures are not reloaded after each value).
 #[inline(always)]
-fn fill<T>(slots: &mut [MaybeUninit<T>], values: &mut impl Iterator<Item = T>) -> (usize, bool) {
+pub(crate) fn fill<T>(
+    slots: &mut [MaybeUninit<T>],
+    values: &mut impl Iterator<Item = T>,
+) -> (usize, bool) {
     for (written, slot) in slots.iter_mut().enumerate() {
         match values.next() {
             Some(value) => {
@@ -345,7 +361,7 @@ fn fill<T>(slots: &mut [MaybeUninit<T>], values: &mut impl Iterator<Item = T>) -
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn grow<T>(list: &mut Vec<T, &FrameArena>) {
+pub(crate) fn grow<T>(list: &mut Vec<T, &FrameArena>) {
     let capacity = list.capacity().saturating_mul(2).max(4);
     reserve(list, capacity);
 }
@@ -355,7 +371,7 @@ fn grow<T>(list: &mut Vec<T, &FrameArena>) {
 /// `Vec::with_capacity_in` and `Vec::reserve` abort the process.
 #[inline(never)]
 #[track_caller]
-fn reserve<T>(list: &mut Vec<T, &FrameArena>, capacity: usize) {
+pub(crate) fn reserve<T>(list: &mut Vec<T, &FrameArena>, capacity: usize) {
     let additional = capacity.saturating_sub(list.len());
     if list.try_reserve_exact(additional).is_err() {
         refused::<T>(list.allocator(), capacity);
@@ -379,7 +395,7 @@ fn refused<T>(arena: &FrameArena, capacity: usize) -> ! {
 /// `len` as an offset.
 #[inline]
 #[track_caller]
-fn offset(len: usize) -> u32 {
+pub(crate) fn offset(len: usize) -> u32 {
     match u32::try_from(len) {
         Ok(offset) => offset,
         Err(_) => panic!("tickarena: FrameRows of {len} values: offsets are u32s"),
