@@ -65,7 +65,14 @@ impl FrameArena {
     /// itself, so that each caller's vectors keep their own size.
     ///
     /// Costs a look-up in a short list of the arena's call sites (the
-    /// first call at a site adds it, on the heap).
+    /// first call at a site adds it, on the heap). The room is handed out
+    /// as any allocation is: `used`, the frame's peak and a
+    /// [`frame_budget`](crate::FrameArenaBuilder::frame_budget) count it,
+    /// so after a burst the frames of that window and the next hold the
+    /// burst's room (pages the retention keeps anyway), and a budget set
+    /// below bursts sees them over it. For a buffer whose bursts should not
+    /// count against later frames, keep it the arena's newest allocation
+    /// (it grows in place, without a copy) and make it with `Vec::new_in`.
     ///
     /// # Panics
     ///

@@ -175,10 +175,11 @@ impl<'a, T> FrameRows<'a, T> {
     /// appended to one buffer, with a start offset per row, as a
     /// hand-written CSR appends. The offsets are allocated first (room for
     /// the rows `rows`' size hint promises) so that the values' buffer is
-    /// the arena's newest allocation and grows in place. Both start at
-    /// least at the size this call site needed lately, as
-    /// [`FrameArena::vec_at_last_size`]'s vectors do, so a steady frame
-    /// grows neither. A row whose values need a temporary (sorted, cut):
+    /// the arena's newest allocation and grows in place. The offsets start
+    /// at least at the rows this call site made lately (as
+    /// [`FrameArena::vec_at_last_size`]'s vectors start), so a steady frame
+    /// never grows them. A row whose values need a temporary (sorted,
+    /// cut), or values that should start at their last size too:
     /// [`writer_in`](Self::writer_in). The hint only
     /// sizes that first block: a wrong one costs a copy or some room, not
     /// a wrong result, and a lower bound of `u32::MAX` or more (an endless
@@ -220,21 +221,20 @@ impl<'a, T> FrameRows<'a, T> {
         // rest (on 32 bits a `u32::MAX - 1` hint is already past `isize`).
         let most = (u32::MAX as usize).min(isize::MAX as usize / size_of::<u32>());
         let offsets = if hint < most { hint + 1 } else { 1 };
-        // Both buffers start at least at what this call site needed lately
-        // (see `FrameArena::vec_at_last_size`): a steady frame grows neither.
+        // The offsets, below the values, start at least at the rows this
+        // call site made lately (see `FrameArena::vec_at_last_size`), so
+        // that a steady frame never grows them (which would copy them to
+        // the top, and then the values at their next growth). The values,
+        // at the top, grow in place and are not sized ahead: room held for
+        // a burst would count against every later frame's budget.
         let site = Location::caller();
         let mut starts = Vec::new_in(arena);
         reserve(&mut starts, offsets.max(arena.last_size((site, 1)) + 1));
         starts.push(0u32);
         let mut items = Vec::new_in(arena);
-        let values = arena.last_size((site, 2));
-        if values > 0 {
-            reserve(&mut items, values);
-        }
         append_rows(&mut starts, &mut items, rows);
         offset(items.len());
         arena.record_size((site, 1), starts.len() - 1);
-        arena.record_size((site, 2), items.len());
         FrameRows {
             starts: starts.leak(),
             items: items.leak(),

@@ -64,7 +64,10 @@ impl<'a, T> FrameRows<'a, T> {
     /// at this call site needed lately (none the first time): the most
     /// rows and values it held in this retention window or the one before
     /// (see [`FrameArena::vec_at_last_size`], which keeps a vector's size
-    /// the same way). So a steady frame grows nothing.
+    /// the same way). So a steady frame grows nothing. The room counts
+    /// as used, as `vec_at_last_size`'s does (a frame budget sees a
+    /// burst's room in the frames that follow it, within the window);
+    /// [`with_capacity_in`](RowsWriter::with_capacity_in) sizes by hand.
     ///
     /// # Panics
     ///

@@ -262,8 +262,13 @@ fn a_row_that_panics_midway_is_closed_and_the_arena_stays_usable() {
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut rows = FrameRows::writer_in(&arena);
         for unit in 0..4u32 {
-            rows.open_row()
-                .extend((0..10).map(|v| if unit == 2 && v == 5 { panic!("row 2") } else { v }));
+            rows.open_row().extend((0..10).map(|v| {
+                if unit == 2 && v == 5 {
+                    panic!("row 2")
+                } else {
+                    v
+                }
+            }));
         }
     }));
     assert!(caught.is_err());

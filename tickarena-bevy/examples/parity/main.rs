@@ -97,9 +97,9 @@ fn app(version: &str) -> App {
             local_reuse::add(&mut app);
             app.add_systems(bevy_app::Last, |_: &mut bevy_ecs::world::World| {});
         }
-        other => panic!(
-            "unknown version {other:?}: arena, arena_room, arena_grown, local or local_last"
-        ),
+        other => {
+            panic!("unknown version {other:?}: arena, arena_room, arena_grown, local or local_last")
+        }
     }
     app.world_mut()
         .spawn_batch((0..UNITS).map(|unit| (Unit(unit), start(unit))));
