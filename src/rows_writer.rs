@@ -19,7 +19,7 @@ use core::panic::Location;
 use alloc::vec::Vec;
 
 use crate::arena::FrameArena;
-use crate::rows::{FrameRows, fill, grow, offset, reserve};
+use crate::rows::{FrameRows, fill, grow, reserve};
 
 /// Writes [`FrameRows`] row after row, each row built in place
 /// ([`open_row`](Self::open_row)), then [`finish`](Self::finish)es them.
@@ -57,6 +57,18 @@ pub struct RowsWriter<'a, T> {
     most: usize,
     /// Where the sizes are remembered, for a writer from `writer_in`.
     site: Option<&'static Location<'static>>,
+    /// A row dropped that could not be closed (its values taken back):
+    /// the panic the writer's next use raises, as a drop must not panic.
+    failed: Option<Unclosed>,
+}
+
+/// Why a row dropped open could not be closed.
+#[derive(Clone, Copy, Debug)]
+enum Unclosed {
+    /// Its end was past what a `u32` offset holds.
+    Offsets(usize),
+    /// The arena refused room for another offset.
+    Refused,
 }
 
 impl<'a, T> FrameRows<'a, T> {
@@ -145,6 +157,7 @@ impl<'a, T> RowsWriter<'a, T> {
             items,
             most: 0,
             site: None,
+            failed: None,
         }
     }
 
@@ -169,7 +182,9 @@ impl<'a, T> RowsWriter<'a, T> {
     /// assert_eq!(rows[1], [7]);
     /// ```
     #[inline]
+    #[track_caller]
     pub fn open_row(&mut self) -> OpenRow<'_, 'a, T> {
+        self.check();
         // From the last offset rather than the length: values a forgotten
         // row (`mem::forget`) left behind join the next row, as its slice
         // shows them.
@@ -261,12 +276,21 @@ impl<'a, T> RowsWriter<'a, T> {
     /// assert_eq!(rows.items(), [1, 2, 3]);
     /// assert_eq!(rows.starts(), [0, 2, 3]);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If a row dropped open could not be closed (see
+    /// [`OpenRow::finish_row`]'s panics): it was taken back, and the rows
+    /// are not what was written.
+    #[track_caller]
     pub fn finish(self) -> FrameRows<'a, T> {
+        self.check();
         let RowsWriter {
             starts,
             items,
             most,
             site,
+            failed: _,
         } = self;
         if let Some(site) = site {
             let arena = *items.allocator();
@@ -276,18 +300,46 @@ impl<'a, T> RowsWriter<'a, T> {
         FrameRows::from_parts(starts.leak(), items.leak())
     }
 
-    /// Closes the row that starts at `start`: its end offset.
+    /// Closes the open row (its end offset appended), or says why not
+    /// without a panic, for a drop.
     #[inline]
-    #[track_caller]
-    fn close_row(&mut self) {
+    fn try_close_row(&mut self) -> Result<(), Unclosed> {
         let end = self.items.len();
         if end > self.most {
             self.most = end;
         }
+        let end = u32::try_from(end).map_err(|_| Unclosed::Offsets(end))?;
         if self.starts.len() == self.starts.capacity() {
-            grow(&mut self.starts);
+            let capacity = self.starts.capacity().saturating_mul(2).max(4);
+            self.starts
+                .try_reserve_exact(capacity - self.starts.len())
+                .map_err(|_| Unclosed::Refused)?;
         }
-        self.starts.push(offset(end));
+        self.starts.push(end);
+        Ok(())
+    }
+
+    /// Panics if a row dropped open could not be closed.
+    #[inline]
+    #[track_caller]
+    fn check(&self) {
+        if let Some(why) = self.failed {
+            unclosed(why);
+        }
+    }
+}
+
+/// The panic of a row that could not be closed.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn unclosed(why: Unclosed) -> ! {
+    match why {
+        Unclosed::Offsets(len) => panic!("tickarena: FrameRows of {len} values: offsets are u32s"),
+        Unclosed::Refused => panic!(
+            "tickarena: RowsWriter: the arena refused room for another row's offset \
+             (raise the arena's reserve)"
+        ),
     }
 }
 
@@ -484,7 +536,9 @@ impl<T> OpenRow<'_, '_, T> {
     /// # Panics
     ///
     /// If the rows come to `u32::MAX` values or more, or the arena cannot
-    /// hold another offset.
+    /// hold another offset; the row is taken back first. (Dropped, a row
+    /// that cannot be closed is taken back too, and the writer's next use
+    /// panics: a drop must not.)
     ///
     /// # Example
     ///
@@ -499,7 +553,16 @@ impl<T> OpenRow<'_, '_, T> {
     #[inline]
     #[track_caller]
     pub fn finish_row(self) {
-        drop(self);
+        let closed = self.writer.try_close_row();
+        if closed.is_err() {
+            self.writer.items.truncate(self.start);
+        }
+        // Closed (or taken back) here: the guard's drop must not close it
+        // again, and holds nothing else to drop.
+        core::mem::forget(self);
+        if let Err(why) = closed {
+            unclosed(why);
+        }
     }
 
     /// Takes the row back: its values are dropped and no row is added.
@@ -556,9 +619,15 @@ impl<T> DerefMut for OpenRow<'_, '_, T> {
 }
 
 impl<T> Drop for OpenRow<'_, '_, T> {
+    /// Closes the row. A drop must not panic (it may run while a panic
+    /// unwinds): a row that cannot be closed is taken back and the
+    /// writer's next use panics.
     #[inline]
     fn drop(&mut self) {
-        self.writer.close_row();
+        if let Err(why) = self.writer.try_close_row() {
+            self.writer.items.truncate(self.start);
+            self.writer.failed = Some(why);
+        }
     }
 }
 

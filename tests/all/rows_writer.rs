@@ -337,3 +337,56 @@ fn a_vector_that_grew_records_its_capacity_and_a_cut_one_its_length() {
     assert_eq!(room[0], 0);
     assert!(room[1] >= 600 && room[2] == room[1], "{room:?}");
 }
+
+/// A panic's message.
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    match payload.downcast::<String>() {
+        Ok(text) => *text,
+        Err(payload) => payload.downcast_ref::<&str>().unwrap().to_string(),
+    }
+}
+
+/// A writer whose values have room for 16 bytes and whose offsets have
+/// room for none more, in an arena with no room left.
+fn full_writer(arena: &FrameArena) -> RowsWriter<'_, u8> {
+    let writer = RowsWriter::with_capacity_in(0, 16, arena);
+    let left = arena.stats().reserved - arena.used();
+    arena
+        .try_alloc_slice_fill_with(left, |_| 0u8)
+        .expect("the rest of the reservation");
+    writer
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "unwinds")]
+fn a_row_that_cannot_be_closed_is_taken_back_and_named() {
+    let arena = FrameArena::builder().reserve(1 << 16).build().unwrap();
+    // Closed by `finish_row`: it panics there, the row taken back.
+    let mut rows = full_writer(&arena);
+    let mut row = rows.open_row();
+    row.push(1); // fits the values' room; the offsets have room for none
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| row.finish_row()));
+    let message = panic_text(caught.unwrap_err());
+    assert!(
+        message.contains("refused room for another row's offset"),
+        "{message}"
+    );
+    assert_eq!((rows.rows(), rows.len()), (0, 0));
+}
+
+#[test]
+#[cfg_attr(panic = "abort", ignore = "unwinds")]
+fn a_row_dropped_that_cannot_be_closed_panics_at_the_next_use_not_in_the_drop() {
+    let arena = FrameArena::builder().reserve(1 << 16).build().unwrap();
+    let mut rows = full_writer(&arena);
+    rows.open_row().push(1); // dropped: no panic in the drop
+    assert_eq!((rows.rows(), rows.len()), (0, 0), "taken back");
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        rows.open_row();
+    }));
+    let message = panic_text(caught.unwrap_err());
+    assert!(
+        message.contains("refused room for another row's offset"),
+        "{message}"
+    );
+}
