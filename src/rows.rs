@@ -449,7 +449,10 @@ impl<T: fmt::Debug> fmt::Debug for FrameRows<'_, T> {
 /// as a `Vec`'s does; [`with_capacity_in`](Self::with_capacity_in) avoids
 /// that). Finishing places the values row by row: each value is copied
 /// once (twice counting the pairs), and the pairs' memory stays in the
-/// arena until the frame ends.
+/// arena until the frame ends. Rows pushed in order (all of row 0, then
+/// row 1, …) skip the counting sort: one pass to count, one copy. Each
+/// push stores a `(u32, T)` pair: for rows built one after the other,
+/// [`FrameRows::writer_in`] writes each value once, in place.
 ///
 /// # Example
 ///

@@ -19,7 +19,7 @@ use core::panic::Location;
 use alloc::vec::Vec;
 
 use crate::arena::FrameArena;
-use crate::rows::{FrameRows, fill, grow, reserve};
+use crate::rows::{FrameRows, grow, reserve};
 
 /// Writes [`FrameRows`] row after row, each row built in place
 /// ([`open_row`](Self::open_row)), then [`finish`](Self::finish)es them.
@@ -447,19 +447,13 @@ impl<T> OpenRow<'_, '_, T> {
     #[track_caller]
     pub fn extend(&mut self, values: impl IntoIterator<Item = T>) {
         let items = &mut self.writer.items;
-        let mut values = values.into_iter();
-        loop {
-            let (written, ended) = fill(items.spare_capacity_mut(), &mut values);
-            // SAFETY: `fill` wrote the first `written` slots past the length.
-            unsafe { items.set_len(items.len() + written) };
-            if ended {
-                return;
+        // Value by value, as `Vec::extend` does for an iterator of unknown
+        // length (a filter, a search): a row is a few values, and this
+        // loop has no setup to pay per call.
+        for value in values {
+            if items.len() == items.capacity() {
+                grow(items);
             }
-            // Full: grown only if a value is left (a row that fills the
-            // room exactly, as a steady frame's last row does, grows
-            // nothing).
-            let Some(value) = values.next() else { return };
-            grow(items);
             items.push(value);
         }
     }
