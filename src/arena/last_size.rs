@@ -60,32 +60,63 @@ impl Remembered {
     }
 }
 
-/// The sizes of an arena's call sites, found by the site's address (and
-/// a part number). A
-/// program has few sites that ask (each a place in its source), so a
-/// short list scanned in order; it grows only when a new site first asks.
+/// The sizes of an arena's call sites, found by the site (its line,
+/// column and file) and a part number. Not by the `Location`'s address:
+/// two calls at one site are not promised the same `&Location` (Miri gives
+/// each its own). A program has few sites that ask (each a place in its
+/// source), so a short list scanned in order; it grows only when a new
+/// site first asks.
 #[derive(Default)]
 pub(crate) struct LastSizes {
-    sites: RefCell<Vec<(usize, Remembered)>>,
+    sites: RefCell<Vec<(Site, Remembered)>>,
+}
+
+/// A call site and a part of it (0 to 3: a site may make several buffers,
+/// e.g. a writer's values and offsets).
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    line: u32,
+    column: u32,
+    part: u8,
+    file: &'static str,
+}
+
+impl Site {
+    #[inline]
+    fn of((site, part): (&'static Location<'static>, u8)) -> Site {
+        Site {
+            line: site.line(),
+            column: site.column(),
+            part,
+            file: site.file(),
+        }
+    }
+
+    /// The same site and part: the numbers first, then the file (one
+    /// string in the binary, so almost always the same pointer).
+    #[inline]
+    fn is(&self, other: &Site) -> bool {
+        self.line == other.line
+            && self.column == other.column
+            && self.part == other.part
+            && (core::ptr::eq(self.file, other.file) || self.file == other.file)
+    }
 }
 
 impl LastSizes {
-    /// The sizes of part `part` (0 to 3: a site may make several
-    /// buffers, e.g. a writer's values and offsets) of the site, made
-    /// (all 0) on its first call.
+    /// The sizes of the site's part, made (all 0) on its first call.
     #[inline]
     fn with<R>(
         &self,
-        (site, part): (&'static Location<'static>, u8),
+        site: (&'static Location<'static>, u8),
         f: impl FnOnce(&mut Remembered) -> R,
     ) -> R {
-        // A `Location` is aligned to its pointers, so the low bits are free.
-        let key = core::ptr::from_ref(site).addr() | usize::from(part & 3);
+        let site = Site::of(site);
         let mut sites = self.sites.borrow_mut();
-        if let Some((_, sizes)) = sites.iter_mut().find(|(at, _)| *at == key) {
+        if let Some((_, sizes)) = sites.iter_mut().find(|(at, _)| at.is(&site)) {
             return f(sizes);
         }
-        sites.push((key, Remembered::default()));
+        sites.push((site, Remembered::default()));
         let last = sites.len() - 1;
         f(&mut sites[last].1)
     }
