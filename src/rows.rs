@@ -358,10 +358,7 @@ where
 /// knows these stores change nothing else the caller's iterator reads
 /// (its captures are not reloaded after each value).
 #[inline(always)]
-pub(crate) fn fill<T>(
-    slots: &mut [MaybeUninit<T>],
-    values: &mut impl Iterator<Item = T>,
-) -> (usize, bool) {
+fn fill<T>(slots: &mut [MaybeUninit<T>], values: &mut impl Iterator<Item = T>) -> (usize, bool) {
     for (written, slot) in slots.iter_mut().enumerate() {
         match values.next() {
             Some(value) => {
