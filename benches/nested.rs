@@ -15,15 +15,34 @@
 //! * `hand_csr`: hand-flattened CSR in buffers kept across frames: a count
 //!   pass, prefix sums, a fill pass.
 //!
+//! A second pair of groups, `nearest_ordinary` and `nearest_burst`, is the
+//! case a game has: each unit's neighbours are the units of the 3 × 3 cells
+//! around it, sorted nearest-first and cut to 60, so each row needs a
+//! temporary (here the row itself: every candidate pushed, sorted, cut).
+//!
+//! A burst frame there has 4× the units (each row's candidates grow with
+//! them).
+//!
+//! * `hand_csr`: hand CSR in buffers kept across frames (a `Resource`):
+//!   `extend`, `sort`, `truncate`, `push(len)`;
+//! * `rows_writer`: `FrameRows::writer_in`, each row built in place
+//!   (`open_row`, `extend`, `sort_unstable_by_key`, `truncate`), the cells
+//!   by `from_pairs_in`, in a frame arena reset each frame;
+//! * `rows_pushed_scoped`: what `RowsBuilder` allowed before, a scope per
+//!   row for the sort (`scoped`, `extend_row`);
+//! * `csr_arena_grown`: the hand CSR in frame-arena `Vec`s grown from empty
+//!   each frame; `csr_arena_sized`: the same from `vec_at_last_size`.
+//!
 //! Each frame's result is read the same way by all (a checksum, compared
 //! once before timing). Compare them as a user would, each in its own
 //! process, alternating: `scripts/bench-pairs nested nested_ordinary
-//! hand_csr rows` (and `nested_burst`).
+//! hand_csr rows` (and `nested_burst`; `nearest_ordinary hand_csr
+//! rows_writer`, `nearest_burst`).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tickarena::{FrameArena, FrameRows, RowsBuilder};
+use tickarena::{FrameArena, FrameRows, FrameVec, RowsBuilder};
 
 const CELLS: usize = 4096;
 const UNITS: usize = 5000;
@@ -31,6 +50,13 @@ const UNITS: usize = 5000;
 const BURST: usize = 10;
 /// Neighbours kept per unit at most.
 const NEIGHBOURS: usize = 8;
+/// The grid's side, in cells (`CELLS` = `SIDE` × `SIDE`).
+const SIDE: usize = 64;
+/// Nearest neighbours kept per unit at most, in the `nearest` groups.
+const NEAREST: usize = 60;
+/// A burst frame of the `nearest` groups has this many times the units
+/// (their rows grow with the units too: 4× is about 130 candidates a row).
+const NEAREST_BURST: usize = 4;
 
 /// The cell of each unit: a fixed pseudo-random scatter over the grid,
 /// clustered (a quarter of the cells hold most units), as a game's are.
@@ -207,6 +233,217 @@ fn with_hand_csr(kept: &mut Csr, cell_of: &[u32]) -> u64 {
     )
 }
 
+/// Each unit's position, in 1/1024ths of a cell: inside its cell.
+fn positions_of(cell_of: &[u32]) -> Vec<(u32, u32)> {
+    cell_of
+        .iter()
+        .enumerate()
+        .map(|(unit, &cell)| {
+            let h = (unit as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 32;
+            let (x, y) = (cell as usize % SIDE, cell as usize / SIDE);
+            (
+                (x as u32) << 10 | (h as u32 & 1023),
+                (y as u32) << 10 | ((h >> 10) as u32 & 1023),
+            )
+        })
+        .collect()
+}
+
+/// The squared distance between units `a` and `b`: the sort key.
+#[inline(always)]
+fn distance(at: &[(u32, u32)], a: usize, b: u32) -> u64 {
+    let (ax, ay) = at[a];
+    let (bx, by) = at[b as usize];
+    let (dx, dy) = (u64::from(ax.abs_diff(bx)), u64::from(ay.abs_diff(by)));
+    dx * dx + dy * dy
+}
+
+/// Calls `found` with the units of each of the 3 × 3 cells around `home`.
+#[inline(always)]
+fn for_each_candidate<'c>(
+    cell: impl Fn(usize) -> &'c [u32],
+    home: u32,
+    mut found: impl FnMut(&'c [u32]),
+) {
+    let (x, y) = (home as usize % SIDE, home as usize / SIDE);
+    for cy in y.saturating_sub(1)..(y + 2).min(SIDE) {
+        for cx in x.saturating_sub(1)..(x + 2).min(SIDE) {
+            found(cell(cy * SIDE + cx));
+        }
+    }
+}
+
+/// The nearest-first rows by hand: CSR in buffers kept across frames.
+fn nearest_hand_csr(kept: &mut Csr, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
+    let Csr {
+        cell_starts,
+        cursor,
+        cell_units,
+        near_starts,
+        near_units,
+    } = kept;
+    cell_starts.clear();
+    cell_starts.resize(CELLS + 1, 0);
+    for &cell in cell_of {
+        cell_starts[cell as usize + 1] += 1;
+    }
+    for cell in 0..CELLS {
+        cell_starts[cell + 1] += cell_starts[cell];
+    }
+    cell_units.clear();
+    cell_units.resize(cell_of.len(), 0);
+    cursor.clear();
+    cursor.extend_from_slice(&cell_starts[..CELLS]);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        let at = &mut cursor[cell as usize];
+        cell_units[*at as usize] = unit as u32;
+        *at += 1;
+    }
+    let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
+    near_starts.clear();
+    near_units.clear();
+    near_starts.push(0);
+    for (unit, &home) in cell_of.iter().enumerate() {
+        let start = near_units.len();
+        for_each_candidate(cell, home, |units| {
+            near_units.extend(units.iter().filter(|&&n| n as usize != unit));
+        });
+        near_units[start..].sort_unstable_by_key(|&n| distance(at, unit, n));
+        near_units.truncate(start + NEAREST);
+        near_starts.push(near_units.len() as u32);
+    }
+    checksum(
+        cell_starts
+            .windows(2)
+            .map(|w| &cell_units[w[0] as usize..w[1] as usize]),
+        near_starts
+            .windows(2)
+            .map(|w| &near_units[w[0] as usize..w[1] as usize]),
+    )
+}
+
+/// The nearest-first rows with `FrameRows::writer_in`, each row in place.
+fn nearest_rows_writer(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
+    let units = cell_of.iter().enumerate();
+    let cells = FrameRows::from_pairs_in(
+        CELLS,
+        units.map(|(unit, &cell)| (cell as usize, unit as u32)),
+        arena,
+    );
+    let mut near = FrameRows::writer_in(arena);
+    for (unit, &home) in cell_of.iter().enumerate() {
+        let mut row = near.open_row();
+        for_each_candidate(
+            |c| &cells[c],
+            home,
+            |units| {
+                row.extend(units.iter().copied().filter(|&n| n as usize != unit));
+            },
+        );
+        row.sort_unstable_by_key(|&n| distance(at, unit, n));
+        row.truncate(NEAREST);
+    }
+    let near = near.finish();
+    checksum(cells.iter(), near.iter())
+}
+
+/// The nearest-first rows as `RowsBuilder` allowed them before: a scope
+/// per row for the sort.
+fn nearest_rows_pushed_scoped(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
+    let units = cell_of.iter().enumerate();
+    let cells = FrameRows::from_pairs_in(
+        CELLS,
+        units.map(|(unit, &cell)| (cell as usize, unit as u32)),
+        arena,
+    );
+    let mut near = RowsBuilder::with_capacity_in(cell_of.len(), cell_of.len() * 16, arena);
+    for (unit, &home) in cell_of.iter().enumerate() {
+        tickarena::scoped(|temp| {
+            let mut found = Vec::with_capacity_in(64, temp);
+            for_each_candidate(
+                |c| &cells[c],
+                home,
+                |units| {
+                    found.extend(units.iter().copied().filter(|&n| n as usize != unit));
+                },
+            );
+            found.sort_unstable_by_key(|&n| distance(at, unit, n));
+            near.extend_row(unit, found.iter().copied().take(NEAREST));
+        });
+    }
+    let near = near.finish();
+    checksum(cells.iter(), near.iter())
+}
+
+/// The hand CSR in frame-arena buffers, empty when given (grown from
+/// empty, or with room for the call site's last size).
+#[inline(always)]
+fn nearest_csr_in_arena(
+    cell_of: &[u32],
+    at: &[(u32, u32)],
+    [cell_starts, cell_units, cursor, near_starts, near_units]: [&mut FrameVec<'_, u32>; 5],
+) -> u64 {
+    cell_starts.resize(CELLS + 1, 0);
+    for &cell in cell_of {
+        cell_starts[cell as usize + 1] += 1;
+    }
+    for cell in 0..CELLS {
+        cell_starts[cell + 1] += cell_starts[cell];
+    }
+    cell_units.resize(cell_of.len(), 0);
+    cursor.extend_from_slice(&cell_starts[..CELLS]);
+    for (unit, &cell) in cell_of.iter().enumerate() {
+        let at = &mut cursor[cell as usize];
+        cell_units[*at as usize] = unit as u32;
+        *at += 1;
+    }
+    let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
+    near_starts.push(0);
+    for (unit, &home) in cell_of.iter().enumerate() {
+        let start = near_units.len();
+        for_each_candidate(cell, home, |units| {
+            near_units.extend(units.iter().filter(|&&n| n as usize != unit));
+        });
+        near_units[start..].sort_unstable_by_key(|&n| distance(at, unit, n));
+        near_units.truncate(start + NEAREST);
+        near_starts.push(near_units.len() as u32);
+    }
+    checksum(
+        cell_starts
+            .windows(2)
+            .map(|w| &cell_units[w[0] as usize..w[1] as usize]),
+        near_starts
+            .windows(2)
+            .map(|w| &near_units[w[0] as usize..w[1] as usize]),
+    )
+}
+
+fn nearest_csr_arena_grown(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
+    let mut buffers: [FrameVec<'_, u32>; 5] = core::array::from_fn(|_| Vec::new_in(arena));
+    nearest_csr_in_arena(cell_of, at, buffers.each_mut())
+}
+
+fn nearest_csr_arena_sized(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
+    // One call site per buffer: each keeps its own size. (The near units
+    // are cut after each row: the capacity they grew to is what is kept.)
+    let mut cell_starts = arena.vec_at_last_size();
+    let mut cell_units = arena.vec_at_last_size();
+    let mut cursor = arena.vec_at_last_size();
+    let mut near_starts = arena.vec_at_last_size();
+    let mut near_units = arena.vec_at_last_size();
+    nearest_csr_in_arena(
+        cell_of,
+        at,
+        [
+            &mut cell_starts,
+            &mut cell_units,
+            &mut cursor,
+            &mut near_starts,
+            &mut near_units,
+        ],
+    )
+}
+
 fn nested(c: &mut Criterion) {
     for (group, units) in [("nested_ordinary", UNITS), ("nested_burst", UNITS * BURST)] {
         let cell_of = cells_of(units);
@@ -250,5 +487,45 @@ fn nested(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, nested);
+fn nearest(c: &mut Criterion) {
+    for (group, units) in [
+        ("nearest_ordinary", UNITS),
+        ("nearest_burst", UNITS * NEAREST_BURST),
+    ] {
+        let cell_of = cells_of(units);
+        let at = positions_of(&cell_of);
+        let mut arena = FrameArena::new();
+        let mut csr_kept = Csr::default();
+        let expected = nearest_hand_csr(&mut csr_kept, &cell_of, &at);
+        type Version = fn(&FrameArena, &[u32], &[(u32, u32)]) -> u64;
+        let versions: [(&str, Version); 4] = [
+            ("rows_writer", nearest_rows_writer),
+            ("rows_pushed_scoped", nearest_rows_pushed_scoped),
+            ("csr_arena_grown", nearest_csr_arena_grown),
+            ("csr_arena_sized", nearest_csr_arena_sized),
+        ];
+        for (name, version) in versions {
+            // Twice: the second frame starts at the first one's sizes.
+            for _ in 0..2 {
+                assert_eq!(version(&arena, &cell_of, &at), expected, "{name}");
+                arena.reset();
+            }
+        }
+        let mut group = c.benchmark_group(group);
+        group.bench_function("hand_csr", |b| {
+            b.iter(|| black_box(nearest_hand_csr(&mut csr_kept, black_box(&cell_of), &at)))
+        });
+        for (name, version) in versions {
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    black_box(version(&arena, black_box(&cell_of), &at));
+                    arena.reset();
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, nested, nearest);
 criterion_main!(benches);

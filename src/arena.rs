@@ -18,6 +18,7 @@ mod decode;
 mod error;
 // Used by the frame loop, which needs `std`.
 #[cfg(feature = "std")]
+mod last_size;
 mod placed;
 mod refusal;
 mod refusals;
@@ -41,6 +42,7 @@ pub(crate) use budget::Budgets;
 pub(crate) use budget::FrameBreaches;
 use bump::{ADDRESS_LIMIT, Bumped, bump_up, bump_up_whole};
 use ceiling::Ceiling;
+use last_size::LastSizes;
 use refusal::Refusal;
 use refusals::RefusalCounts;
 use retention::{Retention, Window};
@@ -158,6 +160,12 @@ pub struct FrameArena {
     high_water: usize,
     /// Reclaims and resets of finished retention windows.
     frames: u64,
+    /// Retention windows ended so far: what the sizes of `last_sizes`
+    /// follow.
+    windows: u64,
+    /// What buffers made at each call site needed lately (see
+    /// `FrameArena::vec_at_last_size`).
+    last_sizes: LastSizes,
     name: Option<&'static str>,
     /// Bytes per tag this frame (charged at each tag switch).
     tags: Ledger,
@@ -287,6 +295,8 @@ impl FrameArena {
             retention,
             high_water: 0,
             frames: 0,
+            windows: 0,
+            last_sizes: LastSizes::default(),
             refused: Cell::new(false),
             name,
             tags: Ledger::new(base),
@@ -481,6 +491,7 @@ impl FrameArena {
         let Window { keep, peak, frames } = self.retention.end_window();
         self.high_water = self.high_water.max(peak);
         self.frames += u64::from(frames);
+        self.windows += 1;
         if self.region.committed() > keep {
             self.region.decommit(keep);
             self.end.set(self.base() + self.region.committed());
@@ -621,6 +632,24 @@ impl FrameArena {
             frames: self.frames + u64::from(self.retention.frames()),
             over_budget: self.budgets.breaches,
         }
+    }
+
+    /// The size a buffer made at `site` (its part: 0 to 3) starts at: the
+    /// most one made there needed in this retention window or the one
+    /// before.
+    #[inline]
+    pub(crate) fn last_size(&self, site: (&'static core::panic::Location<'static>, u8)) -> usize {
+        self.last_sizes.hint(site, self.windows)
+    }
+
+    /// A buffer made at `site` needed `needed` this frame.
+    #[inline]
+    pub(crate) fn record_size(
+        &self,
+        site: (&'static core::panic::Location<'static>, u8),
+        needed: usize,
+    ) {
+        self.last_sizes.record(site, self.windows, needed);
     }
 
     #[inline(always)]

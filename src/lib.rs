@@ -164,12 +164,14 @@ mod freeze;
 pub mod guide;
 #[cfg(feature = "std")]
 pub mod in_flight;
+mod last_size_vec;
 mod published;
 mod region;
 mod reserve_error;
 #[cfg(feature = "ggrs")]
 pub mod rollback;
 mod rows;
+mod rows_writer;
 #[cfg(feature = "std")]
 mod scope;
 mod sealed;
@@ -195,7 +197,9 @@ pub use collector::Collector;
 pub use frame_types::FrameHashMap;
 pub use frame_types::{FrameBox, FrameString, FrameVec};
 pub use freeze::Freeze;
+pub use last_size_vec::LastSizeVec;
 pub use rows::{FrameRows, RowsBuilder};
+pub use rows_writer::{OpenRow, RowsWriter};
 #[cfg(feature = "std")]
 pub use scope::{SCOPE_RELEASE_AFTER, SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{CovariantFrameData, FrameData, Sealed};

@@ -17,6 +17,7 @@ use core::alloc::Layout;
 use core::fmt;
 use core::mem::MaybeUninit;
 use core::ops::Index;
+use core::panic::Location;
 
 use alloc::vec::Vec;
 
@@ -62,6 +63,19 @@ impl<T> Clone for FrameRows<'_, T> {
 impl<T> Copy for FrameRows<'_, T> {}
 
 impl<'a, T> FrameRows<'a, T> {
+    /// The rows of a start-offset table (`rows + 1` offsets into `items`,
+    /// from 0 to `items.len()`, not decreasing) and their packed values.
+    pub(crate) fn from_parts(starts: &'a [u32], items: &'a [T]) -> Self {
+        debug_assert!(
+            starts.first() == Some(&0)
+                && starts.last().map(|&end| end as usize) == Some(items.len())
+                && starts.is_sorted(),
+            "expected offsets from 0 to {} (the values), not decreasing: {starts:?}",
+            items.len()
+        );
+        FrameRows { starts, items }
+    }
+
     /// Rows (empty ones included).
     ///
     /// # Example
@@ -161,7 +175,12 @@ impl<'a, T> FrameRows<'a, T> {
     /// appended to one buffer, with a start offset per row, as a
     /// hand-written CSR appends. The offsets are allocated first (room for
     /// the rows `rows`' size hint promises) so that the values' buffer is
-    /// the arena's newest allocation and grows in place. The hint only
+    /// the arena's newest allocation and grows in place. The offsets start
+    /// at least at the rows this call site made lately (as
+    /// [`FrameArena::vec_at_last_size`]'s vectors start), so a steady frame
+    /// never grows them. A row whose values need a temporary (sorted,
+    /// cut), or values that should start at their last size too:
+    /// [`writer_in`](Self::writer_in). The hint only
     /// sizes that first block: a wrong one costs a copy or some room, not
     /// a wrong result, and a lower bound of `u32::MAX` or more (an endless
     /// iterator's; no `FrameRows` has that many rows) reserves nothing
@@ -202,12 +221,20 @@ impl<'a, T> FrameRows<'a, T> {
         // rest (on 32 bits a `u32::MAX - 1` hint is already past `isize`).
         let most = (u32::MAX as usize).min(isize::MAX as usize / size_of::<u32>());
         let offsets = if hint < most { hint + 1 } else { 1 };
+        // The offsets, below the values, start at least at the rows this
+        // call site made lately (see `FrameArena::vec_at_last_size`), so
+        // that a steady frame never grows them (which would copy them to
+        // the top, and then the values at their next growth). The values,
+        // at the top, grow in place and are not sized ahead: room held for
+        // a burst would count against every later frame's budget.
+        let site = Location::caller();
         let mut starts = Vec::new_in(arena);
-        reserve(&mut starts, offsets);
+        reserve(&mut starts, offsets.max(arena.last_size((site, 1)) + 1));
         starts.push(0u32);
         let mut items = Vec::new_in(arena);
         append_rows(&mut starts, &mut items, rows);
         offset(items.len());
+        arena.record_size((site, 1), starts.len() - 1);
         FrameRows {
             starts: starts.leak(),
             items: items.leak(),
@@ -312,7 +339,11 @@ where
             if ended {
                 break;
             }
+            // Full: grown only if a value is left (a steady frame's last
+            // row fills the room it starts with exactly).
+            let Some(value) = row.next() else { break };
             grow(items);
+            items.push(value);
         }
         if starts.len() == starts.capacity() {
             grow(starts);
@@ -345,7 +376,7 @@ fn fill<T>(slots: &mut [MaybeUninit<T>], values: &mut impl Iterator<Item = T>) -
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn grow<T>(list: &mut Vec<T, &FrameArena>) {
+pub(crate) fn grow<T>(list: &mut Vec<T, &FrameArena>) {
     let capacity = list.capacity().saturating_mul(2).max(4);
     reserve(list, capacity);
 }
@@ -355,7 +386,7 @@ fn grow<T>(list: &mut Vec<T, &FrameArena>) {
 /// `Vec::with_capacity_in` and `Vec::reserve` abort the process.
 #[inline(never)]
 #[track_caller]
-fn reserve<T>(list: &mut Vec<T, &FrameArena>, capacity: usize) {
+pub(crate) fn reserve<T>(list: &mut Vec<T, &FrameArena>, capacity: usize) {
     let additional = capacity.saturating_sub(list.len());
     if list.try_reserve_exact(additional).is_err() {
         refused::<T>(list.allocator(), capacity);
@@ -379,7 +410,7 @@ fn refused<T>(arena: &FrameArena, capacity: usize) -> ! {
 /// `len` as an offset.
 #[inline]
 #[track_caller]
-fn offset(len: usize) -> u32 {
+pub(crate) fn offset(len: usize) -> u32 {
     match u32::try_from(len) {
         Ok(offset) => offset,
         Err(_) => panic!("tickarena: FrameRows of {len} values: offsets are u32s"),
@@ -415,7 +446,10 @@ impl<T: fmt::Debug> fmt::Debug for FrameRows<'_, T> {
 /// as a `Vec`'s does; [`with_capacity_in`](Self::with_capacity_in) avoids
 /// that). Finishing places the values row by row: each value is copied
 /// once (twice counting the pairs), and the pairs' memory stays in the
-/// arena until the frame ends.
+/// arena until the frame ends. Rows pushed in order (all of row 0, then
+/// row 1, …) skip the counting sort: one pass to count, one copy. Each
+/// push stores a `(u32, T)` pair: for rows built one after the other,
+/// [`FrameRows::writer_in`] writes each value once, in place.
 ///
 /// # Example
 ///

@@ -43,6 +43,7 @@ mod review4;
 
 mod rows;
 mod rows_out_of_arena;
+mod rows_writer;
 mod scopes;
 mod sealed;
 mod segmented_drops;

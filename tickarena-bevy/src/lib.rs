@@ -19,9 +19,15 @@
 //! * [`TickarenaPlugin`]: inserts [`WorkerArenas`] and resets it in
 //!   [`Last`](bevy_app::Last).
 //! * tickarena's everyday items, re-exported so that a game needs this
-//!   crate alone: [`format_in!`], [`vec_in!`], [`scoped`], [`FrameVec`],
-//!   [`FrameString`], [`FrameHashMap`], [`FrameData`],
-//!   [`CovariantFrameData`], [`Collector`].
+//!   crate alone: [`format_in!`], [`try_format_in!`], [`vec_in!`],
+//!   [`scoped`], [`try_scoped`], [`FrameArena`], [`FrameArenaBuilder`],
+//!   [`ThreadArenas`], [`FrameVec`], [`FrameBox`], [`FrameString`],
+//!   [`FrameHashMap`], lists of lists as [`FrameRows`] (built by
+//!   [`RowsWriter`] row by row in place, with [`OpenRow`], or by
+//!   [`RowsBuilder`] in any order), [`Freeze`], [`LastSizeVec`] (a frame
+//!   vector that starts at the size its call site needed lately:
+//!   `scratch.vec_at_last_size()`), [`FrameData`], [`CovariantFrameData`],
+//!   [`Sealed`], [`Collector`].
 //!
 //! What a system allocates borrows its parameter, so the borrow checker
 //! keeps it inside the run: nothing from a frame arena can be stored in a
@@ -145,6 +151,6 @@ pub use tickarena;
 // type names and the macros.
 pub use tickarena::{
     Collector, CovariantFrameData, FrameArena, FrameArenaBuilder, FrameBox, FrameData,
-    FrameHashMap, FrameRows, FrameString, FrameVec, Freeze, RowsBuilder, Sealed, ThreadArenas,
-    format_in, scoped, try_format_in, try_scoped, vec_in,
+    FrameHashMap, FrameRows, FrameString, FrameVec, Freeze, LastSizeVec, OpenRow, RowsBuilder,
+    RowsWriter, Sealed, ThreadArenas, format_in, scoped, try_format_in, try_scoped, vec_in,
 };

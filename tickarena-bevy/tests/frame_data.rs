@@ -276,3 +276,58 @@ fn a_reader_in_last_unordered_with_the_frames_end_is_told_before_frame_end() {
     assert!(message.contains("read_count"), "{message}");
     assert!(message.contains(".before(FrameEnd)"), "{message}");
 }
+
+/// Frame data of two flat lists, each from `vec_at_last_size`.
+struct Flat;
+impl FrameData for Flat {
+    type Of<'f> = (&'f [u32], &'f [u64]);
+}
+
+/// The room each list started with, frame by frame.
+#[derive(Resource, Default)]
+struct Rooms(Vec<(usize, usize)>);
+
+fn publish_flat(mut flat: FrameWriter<Flat>, mut rooms: ResMut<Rooms>) {
+    flat.publish(|arena| {
+        let mut ids = arena.vec_at_last_size::<u32>();
+        let mut keys = arena.vec_at_last_size::<u64>();
+        rooms.0.push((ids.capacity(), keys.capacity()));
+        for id in 0..2000u32 {
+            ids.push(id);
+            keys.push(u64::from(id) << 8);
+        }
+        (&*ids.leak(), &*keys.leak())
+    });
+}
+
+#[derive(Resource, Default)]
+struct FlatSum(u64);
+
+fn read_flat(flat: FrameReader<Flat>, mut sum: ResMut<FlatSum>) {
+    flat.read(|&(ids, keys)| {
+        sum.0 += ids.iter().map(|&id| u64::from(id)).sum::<u64>() + keys.len() as u64;
+    });
+}
+
+#[test]
+fn frame_data_lists_start_at_the_size_the_last_frame_needed() {
+    let mut app = App::new();
+    app.add_plugins(TickarenaPlugin)
+        .init_frame_data::<Flat>()
+        .init_resource::<Rooms>()
+        .init_resource::<FlatSum>()
+        .add_systems(Update, (publish_flat, read_flat).chain());
+    for _ in 0..3 {
+        app.update();
+    }
+    let rooms = &app.world().resource::<Rooms>().0;
+    assert_eq!(rooms[0], (0, 0));
+    // From the second frame on, each starts with room for its 2000 (the
+    // capacity the first frame grew to): nothing grows.
+    assert!(rooms[1].0 >= 2000 && rooms[1].1 >= 2000, "{rooms:?}");
+    assert_eq!(rooms[2], rooms[1]);
+    assert_eq!(
+        app.world().resource::<FlatSum>().0,
+        3 * ((0..2000u64).sum::<u64>() + 2000)
+    );
+}

@@ -113,3 +113,46 @@ fn a_burst_that_stops_gives_its_pages_back() {
         "given back within two windows of quiet runs: {committed:?}"
     );
 }
+
+/// What `sized` saw each run: the room its lists started with, and its
+/// scratch's bytes at the end of the run.
+#[derive(Resource, Default)]
+struct Sized(Vec<(usize, usize, usize)>);
+
+/// Two flat lists filled in turn, as a system with two `Local<Vec<_>>`s
+/// fills them; here from `vec_at_last_size`, which remembers their sizes
+/// per line of code, as the `Local`s remember their capacities.
+fn sized(scratch: FrameScratch, mut seen: ResMut<Sized>) {
+    let mut ids = scratch.vec_at_last_size::<u32>();
+    let mut weights = scratch.vec_at_last_size::<f32>();
+    let room = (ids.capacity(), weights.capacity());
+    for id in 0..3000u32 {
+        ids.push(id);
+        weights.push(id as f32 * 0.5);
+    }
+    assert_eq!(ids.len(), weights.len());
+    let used = scratch.used();
+    drop((ids, weights)); // their sizes recorded
+    seen.0.push((room.0, room.1, used));
+}
+
+#[test]
+fn scratch_lists_start_at_the_size_the_last_run_needed() {
+    let mut app = App::new();
+    app.init_resource::<Sized>().add_systems(Update, sized);
+    for _ in 0..3 {
+        app.update();
+    }
+    let runs = &app.world().resource::<Sized>().0;
+    // The first run grows both from empty, copying each (they take turns
+    // at the arena's top): more bytes than the two lists.
+    assert_eq!((runs[0].0, runs[0].1), (0, 0));
+    assert!(runs[0].2 > 2 * 3000 * 4, "{runs:?}");
+    // Later runs start at the most the first needed (the capacity it grew
+    // to: it grew, so its length at the end may not be all it needed):
+    // nothing grows, nothing is left behind.
+    let (ids, weights, used) = runs[1];
+    assert!(ids >= 3000 && weights >= 3000, "{runs:?}");
+    assert_eq!(used, (ids + weights) * 4);
+    assert_eq!(runs[2], runs[1]);
+}

@@ -44,8 +44,14 @@ impl CovariantFrameData for Requests {
     }
 }
 
-/// The game's systems; each neighbour search reserves room for `ROOM`
-/// neighbours (0: `Vec::new_in(temp)`, as the game wrote it).
+/// `ROOM` that makes each neighbour list start at the size the lists
+/// needed lately (`vec_at_last_size`), as a `Local` remembers its capacity.
+pub const LAST_SIZE: usize = usize::MAX;
+
+/// The game's systems; each neighbour search's list starts at the size
+/// the searches needed lately (`ROOM` = [`LAST_SIZE`]), or with room for
+/// `ROOM` neighbours (0: `Vec::new_in(temp)`, as the game wrote
+/// it).
 pub fn add<const ROOM: usize>(app: &mut App) {
     app.add_plugins(TickarenaPlugin)
         .init_frame_data::<Intents>()
@@ -106,14 +112,23 @@ fn plan<const ROOM: usize>(
             // until pushed; the scope's end gives it back) and spares std's
             // `Vec` its growth from empty: 4, 8, 16, each an out-of-line call.
             let (path, close) = searches.scoped(|temp| {
-                let mut close = Vec::with_capacity_in(ROOM, temp);
+                // The size the lists of this run and the last ones needed
+                // (kept by the arena for this line of code), or a guess.
+                let (mut sized, mut room);
+                let close: &mut Vec<_, _> = if ROOM == LAST_SIZE {
+                    sized = temp.vec_at_last_size();
+                    &mut sized
+                } else {
+                    room = Vec::with_capacity_in(ROOM, temp);
+                    &mut room
+                };
                 for_each_near(from, &starts, &members, |other| {
                     let at = positions[other as usize];
                     if other != intent.unit && is_close(from, at) {
                         close.push(at);
                     }
                 });
-                let path = arena.alloc_slice_fill_iter(waypoints(from, intent.goal, &close));
+                let path = arena.alloc_slice_fill_iter(waypoints(from, intent.goal, close));
                 (path, close.len() as u32)
             });
             let label = format_in!(

@@ -7,7 +7,10 @@
 //!
 //! * `arena`: tickarena-bevy as its README recommends (`Workers`'
 //!   collector, `FrameWriter`/`FrameReader`, `FrameScratch`, `scoped`,
-//!   room for the usual neighbour count in each scope's list);
+//!   each scope's neighbour list from `vec_at_last_size`: it starts at the
+//!   size the lists needed lately, as a `Local` keeps its capacity);
+//! * `arena_room`: the same with room for 16 neighbours guessed in each
+//!   list (`Vec::with_capacity_in(16, temp)`, the advice before);
 //! * `arena_grown`: the same with each neighbour list grown from empty
 //!   (`Vec::new_in(temp)`, as the game wrote it; `--arena
 //!   arena_grown` pairs it with `local`);
@@ -79,7 +82,11 @@ fn app(version: &str) -> App {
         .init_resource::<WalkTotals>()
         .init_resource::<ReportTotals>();
     match version {
-        "arena" => arena::add::<16>(&mut app),
+        // Each neighbour list at the size the lists needed lately.
+        "arena" => arena::add::<{ arena::LAST_SIZE }>(&mut app),
+        // Room for 16 neighbours, a guess (the recommendation before
+        // `vec_at_last_size`).
+        "arena_room" => arena::add::<16>(&mut app),
         // The code: each neighbour list grows from empty.
         "arena_grown" => arena::add::<0>(&mut app),
         "local" => local_reuse::add(&mut app),
@@ -90,7 +97,9 @@ fn app(version: &str) -> App {
             local_reuse::add(&mut app);
             app.add_systems(bevy_app::Last, |_: &mut bevy_ecs::world::World| {});
         }
-        other => panic!("unknown version {other:?}: arena, arena_grown, local or local_last"),
+        other => {
+            panic!("unknown version {other:?}: arena, arena_room, arena_grown, local or local_last")
+        }
     }
     app.world_mut()
         .spawn_batch((0..UNITS).map(|unit| (Unit(unit), start(unit))));
@@ -344,6 +353,7 @@ mod tests {
         let local = run("local_last", frames);
         assert_eq!(arena.totals, local.totals);
         assert_eq!(run("arena_grown", frames).totals, local.totals);
+        assert_eq!(run("arena_room", frames).totals, local.totals);
         assert!(arena.totals.0.requests > 0 && arena.totals.1.neighbours > 0);
         assert!(
             arena.allocations_per_frame <= local.allocations_per_frame + 0.5,
