@@ -187,15 +187,15 @@ struct Csr {
     near_units: Vec<u32>,
 }
 
-fn with_hand_csr(kept: &mut Csr, cell_of: &[u32]) -> u64 {
-    let Csr {
-        cell_starts,
-        cursor,
-        cell_units,
-        near_starts,
-        near_units,
-    } = kept;
-    // Count, prefix sums, fill (a cursor per cell).
+/// Units grouped by cell, by hand, into buffers kept across frames: count,
+/// prefix sums, fill (a cursor per cell).
+#[inline(always)]
+fn group_by_hand(
+    cell_of: &[u32],
+    cell_starts: &mut Vec<u32>,
+    cursor: &mut Vec<u32>,
+    cell_units: &mut Vec<u32>,
+) {
     cell_starts.clear();
     cell_starts.resize(CELLS + 1, 0);
     for &cell in cell_of {
@@ -213,6 +213,17 @@ fn with_hand_csr(kept: &mut Csr, cell_of: &[u32]) -> u64 {
         cell_units[*at as usize] = unit as u32;
         *at += 1;
     }
+}
+
+fn with_hand_csr(kept: &mut Csr, cell_of: &[u32]) -> u64 {
+    let Csr {
+        cell_starts,
+        cursor,
+        cell_units,
+        near_starts,
+        near_units,
+    } = kept;
+    group_by_hand(cell_of, cell_starts, cursor, cell_units);
     let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
     // Neighbours: rows in order, appended.
     near_starts.clear();
@@ -282,23 +293,7 @@ fn nearest_hand_csr(kept: &mut Csr, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
         near_starts,
         near_units,
     } = kept;
-    cell_starts.clear();
-    cell_starts.resize(CELLS + 1, 0);
-    for &cell in cell_of {
-        cell_starts[cell as usize + 1] += 1;
-    }
-    for cell in 0..CELLS {
-        cell_starts[cell + 1] += cell_starts[cell];
-    }
-    cell_units.clear();
-    cell_units.resize(cell_of.len(), 0);
-    cursor.clear();
-    cursor.extend_from_slice(&cell_starts[..CELLS]);
-    for (unit, &cell) in cell_of.iter().enumerate() {
-        let at = &mut cursor[cell as usize];
-        cell_units[*at as usize] = unit as u32;
-        *at += 1;
-    }
+    group_by_hand(cell_of, cell_starts, cursor, cell_units);
     let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
     near_starts.clear();
     near_units.clear();
