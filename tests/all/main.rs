@@ -40,6 +40,7 @@ mod frame_source;
 mod hashbrown_model;
 mod panic_locations;
 mod review4;
+mod review48;
 
 mod rows;
 mod rows_out_of_arena;

@@ -1,0 +1,542 @@
+//! Review of issue 48 (the tick's event source, the scratch reached from
+//! actions, the per-decode byte bound): reproducers for what was found,
+//! and the checks that held.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+use serde::de::DeserializeSeed;
+use serde::{Deserialize, Deserializer, Serialize};
+use tickarena::frame_loop::{
+    Action, EventSource, FixedTimestep, Frame, FrameAction, FrameLoop, Game, Receive,
+};
+use tickarena::serde::{DEFAULT_MAX_BYTES, DeserializeIn, InArena, arena_refused, over_max_bytes};
+use tickarena::{FrameArena, FrameVec};
+
+fn small_arena() -> FrameArena {
+    FrameArena::builder().reserve(1 << 20).build().unwrap()
+}
+
+// ---------------------------------------------------------------------
+// Findings
+// ---------------------------------------------------------------------
+
+/// A hand-written `DeserializeIn` that collects with `Vec::push` (as std
+/// code does) worked on any input the arena could hold before the
+/// change; now the default bound (1 MiB, 1/64 of the default reservation)
+/// refuses the growth through the `Allocator` trait, and `Vec::push`
+/// turns that into `handle_alloc_error`: the process aborts on input.
+struct Collected<'a>(FrameVec<'a, u64>);
+
+impl<'a> DeserializeIn<'a> for Collected<'a> {
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        arena: &'a FrameArena,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        let n: u32 = Deserialize::deserialize(d)?;
+        let mut list = Vec::new_in(arena);
+        for i in 0..n {
+            list.push(u64::from(i)); // std's infallible growth
+        }
+        Ok(Collected(list))
+    }
+}
+
+#[cfg(not(miri))]
+#[test]
+fn review48_handwritten_push_past_the_default_bound_does_not_abort() {
+    const VAR: &str = "TICKARENA_REVIEW48_CHILD";
+    if std::env::var_os(VAR).is_some() {
+        // 2 MiB of list in a 64 MiB arena: fine before the change.
+        let arena = FrameArena::new();
+        let got = InArena::<Collected<'_>>::new(&arena)
+            .deserialize(&mut serde_json::Deserializer::from_str("262144"));
+        println!("decoded: {}", got.map(|c| c.0.len()).unwrap_or(0));
+        return;
+    }
+    // Without the bound (as before the change) the same decode holds it.
+    let arena = FrameArena::new();
+    let unbounded = InArena::<Collected<'_>>::new(&arena)
+        .max_bytes(usize::MAX)
+        .deserialize(&mut serde_json::Deserializer::from_str("262144"))
+        .unwrap();
+    assert_eq!(unbounded.0.len(), 262_144);
+    let out = crate::child_process::rerun_test(
+        "review48::review48_handwritten_push_past_the_default_bound_does_not_abort",
+        VAR,
+        "1",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the decode ended the process ({:?}): {stderr}",
+        out.status
+    );
+}
+
+/// An envelope whose payload is decoded by a nested seed and dropped if
+/// it does not fit: the outer decode succeeds, yet `over_max_bytes` says
+/// true ("False after a decode that succeeded", says its doc).
+struct Envelope<'a> {
+    payload: Option<FrameVec<'a, u64>>,
+}
+
+impl<'a> DeserializeIn<'a> for Envelope<'a> {
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        arena: &'a FrameArena,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        let blob: Vec<u8> = Deserialize::deserialize(d)?;
+        let payload = InArena::<FrameVec<'a, u64>>::new(arena)
+            .deserialize(&mut postcard::Deserializer::from_bytes(&blob))
+            .ok();
+        Ok(Envelope { payload })
+    }
+}
+
+#[test]
+fn review48_over_max_bytes_is_false_after_a_decode_that_succeeded() {
+    let arena = small_arena();
+    let payload = postcard::to_allocvec(&vec![7u64; 1000]).unwrap(); // 8000 bytes decoded
+    let packet = postcard::to_allocvec(&payload).unwrap();
+    let envelope = InArena::<Envelope<'_>>::new(&arena)
+        .max_bytes(4096)
+        .deserialize(&mut postcard::Deserializer::from_bytes(&packet))
+        .unwrap();
+    assert!(envelope.payload.is_none(), "the payload did not fit");
+    assert!(
+        !over_max_bytes(&arena),
+        "the decode succeeded, yet over_max_bytes says it met its bound"
+    );
+}
+
+/// `DEFAULT_MAX_BYTES`'s doc: "the largest UDP datagram (64 KiB) decodes
+/// under it even where its arena data is 16 times its size". 16 is not
+/// a ceiling on the ratio: a unit variant is one wire byte and a whole
+/// enum in the arena, so an ordinary, valid datagram of commands under
+/// 64 KiB does not decode under the default.
+#[derive(Serialize, Clone)]
+enum WireCmd {
+    Stop,
+    #[allow(dead_code)]
+    Move(u64, u64, u64, u64),
+}
+
+#[derive(tickarena::DeserializeIn)]
+enum Cmd {
+    Stop,
+    #[allow(dead_code)]
+    Move(u64, u64, u64, u64),
+}
+
+#[cfg(not(miri))]
+#[test]
+fn review48_a_valid_datagram_under_64_kib_fails_the_default_bound() {
+    let packet = postcard::to_allocvec(&vec![WireCmd::Stop; 60_000]).unwrap();
+    assert!(packet.len() < 64 << 10, "{}", packet.len());
+    let arena = FrameArena::new();
+    let got = InArena::<&[Cmd]>::new(&arena)
+        .deserialize(&mut postcard::Deserializer::from_bytes(&packet));
+    assert!(got.is_err() && over_max_bytes(&arena) && !arena_refused(&arena));
+    // What it needs: 40 bytes a command, 40 times the datagram.
+    let fits = InArena::<&[Cmd]>::new(&arena)
+        .max_bytes(60_000 * core::mem::size_of::<Cmd>() * 2)
+        .deserialize(&mut postcard::Deserializer::from_bytes(&packet))
+        .unwrap();
+    assert!(fits.iter().all(|cmd| matches!(cmd, Cmd::Stop)));
+    assert!(60_000 * core::mem::size_of::<Cmd>() > 16 * packet.len());
+    assert!(60_000 * core::mem::size_of::<Cmd>() > DEFAULT_MAX_BYTES);
+}
+
+/// `DeserializeIn::deserialize_in`, called directly as its own doc
+/// example does, starts no decode: the depth and stack limits apply at
+/// their defaults, the byte bound not at all. `DEFAULT_MAX_BYTES` says
+/// "no input, in any format, can take more of the frame than this".
+#[cfg(not(miri))]
+#[test]
+fn review48_direct_deserialize_in_keeps_the_default_byte_bound() {
+    let arena = FrameArena::new();
+    let json = format!("{:?}", "x".repeat(2 << 20));
+    let seeded =
+        InArena::<&str>::new(&arena).deserialize(&mut serde_json::Deserializer::from_str(&json));
+    assert!(seeded.is_err(), "through a seed: the bound");
+    let before = arena.used();
+    let direct = <&str>::deserialize_in(&arena, &mut serde_json::Deserializer::from_str(&json));
+    assert!(
+        direct.is_err() && arena.used() - before <= DEFAULT_MAX_BYTES,
+        "the same input, called directly, took {} bytes",
+        arena.used() - before
+    );
+}
+
+/// A client game's tick (`tick`, no events, nothing pushed into the
+/// scratch): before the change its scratch lived on the loop's stack and
+/// an empty `FrameVec` took nothing of the arena; now the scratch is
+/// placed in the arena, and every tick's `arena_bytes` (and the sizing
+/// report, the budgets) count it.
+struct Idle;
+impl Game for Idle {
+    type Event = ();
+    type Scratch<'f> = (FrameVec<'f, u64>, FrameVec<'f, u32>);
+    fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+        assert_eq!(
+            frame.arena().used(),
+            0,
+            "the first event finds the arena empty"
+        );
+    }
+}
+
+#[test]
+fn review48_an_empty_scratch_takes_none_of_the_arena() {
+    let mut game = FrameLoop::new(Idle);
+    let record = game.tick([()], game.step());
+    assert_eq!(
+        record.arena_bytes, 0,
+        "an empty scratch in the frame's figures"
+    );
+}
+
+/// A decode that succeeds unbounded, its high `needed` bytes, succeeds
+/// under `max_bytes(needed)` (the ledger `serde_bound.rs` checks for
+/// lists and the oracle's packet). A map's hint is believed only while
+/// `cautious_map`'s worst-case estimate of its table fits the room left,
+/// so under a bound that just holds the table the map grows instead, and
+/// the growth's high (old table plus new) passes the bound.
+#[cfg(feature = "hashbrown")]
+#[test]
+fn review48_a_map_decodes_under_a_bound_that_holds_it() {
+    let mut failed = Vec::new();
+    for n in [3usize, 7, 14, 28, 100] {
+        let map: std::collections::BTreeMap<u64, u64> = (0..n as u64).map(|i| (i, i)).collect();
+        let bytes = postcard::to_allocvec(&map).unwrap();
+        let decode = |bound: usize| {
+            let arena = small_arena();
+            let got = InArena::<tickarena::FrameHashMap<'_, u64, u64>>::new(&arena)
+                .max_bytes(bound)
+                .deserialize(&mut postcard::Deserializer::from_bytes(&bytes))
+                .map(|map| map.len());
+            (got.ok(), arena.peak())
+        };
+        let (free, needed) = decode(usize::MAX);
+        assert_eq!(free, Some(n));
+        let (bounded, _) = decode(needed);
+        if bounded != Some(n) {
+            // The smallest bound it decodes under, for the report.
+            let enough = (needed..)
+                .step_by(8)
+                .find(|&bound| decode(bound).0 == Some(n))
+                .unwrap();
+            failed.push((n, needed, enough));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "(entries, needed, smallest bound that decodes) that failed under max_bytes(needed): {failed:?}"
+    );
+}
+
+/// The same ledger for the other list shapes, from a top one byte off
+/// (a segmented list's segments, JSON's growing lists, lists of strings).
+#[test]
+fn review48_lists_decode_under_a_bound_that_holds_them() {
+    macro_rules! check {
+        ($ty:ty, $what:expr, $json:expr, $failed:expr) => {{
+            let decode = |bound: usize| {
+                let arena = small_arena();
+                arena.alloc(1u8);
+                let before = arena.used();
+                let got = InArena::<$ty>::new(&arena)
+                    .max_bytes(bound)
+                    .deserialize(&mut serde_json::Deserializer::from_str($json))
+                    .is_ok();
+                (got, arena.peak() - before)
+            };
+            let (free, needed) = decode(usize::MAX);
+            assert!(free, "{}", $what);
+            if !decode(needed).0 || decode(needed - 1).0 {
+                $failed.push(format!("{} {}", $what, needed));
+            }
+        }};
+    }
+    let mut failed = Vec::new();
+    for n in [1usize, 7, 9, 30, 100] {
+        let numbers = serde_json::to_string(&(0..n).collect::<Vec<_>>()).unwrap();
+        let words =
+            serde_json::to_string(&(0..n).map(|i| format!("w{i}")).collect::<Vec<_>>()).unwrap();
+        let small = serde_json::to_string(&vec![1u8; n]).unwrap();
+        check!(tickarena::SegmentedList<u64, &FrameArena>, format!("segmented u64 x{n}"), &numbers, failed);
+        check!(FrameVec<'_, u64>, format!("vec u64 x{n}"), &numbers, failed);
+        check!(FrameVec<'_, u8>, format!("vec u8 x{n}"), &small, failed);
+        check!(&[&str], format!("strings x{n}"), &words, failed);
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+// ---------------------------------------------------------------------
+// Checks that held
+// ---------------------------------------------------------------------
+
+/// The bound counts the padding to the decode's first aligned block:
+/// from a top one byte past a boundary, a list of four `u64` needs 7 + 32.
+#[test]
+fn review48_bound_counts_alignment_padding_exactly() {
+    let bytes = postcard::to_allocvec(&vec![1u64, 2, 3, 4]).unwrap();
+    for (bound, fits) in [(38, false), (39, true)] {
+        let arena = small_arena();
+        arena.alloc(0u8);
+        let before = arena.used();
+        let got = InArena::<FrameVec<'_, u64>>::new(&arena)
+            .max_bytes(bound)
+            .deserialize(&mut postcard::Deserializer::from_bytes(&bytes));
+        assert_eq!(got.is_ok(), fits, "bound {bound}");
+        assert!(arena.used() - before <= bound);
+        assert_eq!(over_max_bytes(&arena), !fits);
+    }
+}
+
+/// A seed inside a running decode keeps its bound, even one asking for
+/// none; a decode into another arena inside it neither lifts nor moves
+/// the outer arena's ceiling; both lift after.
+struct Nested {
+    inner_ok: bool,
+    other_ok: bool,
+    big_refused: bool,
+}
+
+impl<'a> DeserializeIn<'a> for Nested {
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        arena: &'a FrameArena,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        let n: u32 = Deserialize::deserialize(d)?;
+        let blob = postcard::to_allocvec(&vec![1u8; n as usize]).unwrap();
+        let inner_ok = InArena::<&[u8]>::new(arena)
+            .max_bytes(usize::MAX)
+            .deserialize(&mut postcard::Deserializer::from_bytes(&blob))
+            .is_ok();
+        let other = small_arena();
+        let other_ok = InArena::<&[u8]>::new(&other)
+            .max_bytes(16)
+            .deserialize(&mut postcard::Deserializer::from_bytes(&blob))
+            .is_ok();
+        let big_refused = arena.try_alloc_slice_copy(&[0u8; 300]).is_err();
+        Ok(Nested {
+            inner_ok,
+            other_ok,
+            big_refused,
+        })
+    }
+}
+
+#[test]
+fn review48_nested_seeds_keep_the_outer_bound_and_other_arenas_do_not_touch_it() {
+    let arena = small_arena();
+    let got = InArena::<Nested>::new(&arena)
+        .max_bytes(256)
+        .deserialize(&mut serde_json::Deserializer::from_str("400"))
+        .unwrap();
+    assert!(!got.inner_ok, "the inner seed kept the outer 256 bytes");
+    assert!(!got.other_ok, "the other arena's own bound");
+    assert!(got.big_refused, "the other decode's end did not lift ours");
+    assert!(
+        arena.try_alloc_slice_copy(&[0u8; 4096]).is_ok(),
+        "lifted after"
+    );
+}
+
+/// A decode inside `FrameArena::scoped`: bounded from the scope's top,
+/// its bytes given back by the scope, the arena whole after.
+#[test]
+fn review48_bound_inside_a_scope() {
+    let mut arena = small_arena();
+    let kept = arena.alloc_slice_copy(&[5u8; 100]).len();
+    let used = arena.used();
+    let bomb = postcard::to_allocvec(&vec![9u64; 2000]).unwrap();
+    let failed = arena.scoped(|scope| {
+        let got = InArena::<FrameVec<'_, u64>>::new(scope)
+            .max_bytes(1024)
+            .deserialize(&mut postcard::Deserializer::from_bytes(&bomb));
+        assert!(scope.used() - used <= 1024);
+        got.is_err() && over_max_bytes(scope)
+    });
+    assert!(failed && kept == 100);
+    assert_eq!(arena.used(), used, "the scope gave the bytes back");
+    let list = InArena::<FrameVec<'_, u64>>::new(&arena)
+        .deserialize(&mut postcard::Deserializer::from_bytes(&bomb))
+        .unwrap();
+    assert_eq!(list.len(), 2000);
+}
+
+/// A test source: each tick's packets, decoded into the tick's arena
+/// under a bound; a packet `[0xFF]` makes `poll` panic midway through a
+/// decode (a hand-written impl), after emitting the packets before it.
+struct Packets(Vec<Vec<Vec<u8>>>);
+
+struct Bomb;
+impl<'a> DeserializeIn<'a> for Bomb {
+    fn deserialize_in<'de, D: Deserializer<'de>>(
+        arena: &'a FrameArena,
+        d: D,
+    ) -> Result<Self, D::Error> {
+        let _: u8 = Deserialize::deserialize(d)?;
+        arena.alloc([0u8; 512]); // past the bound: panics
+        Ok(Bomb)
+    }
+}
+
+impl EventSource for Packets {
+    type Event<'f> = &'f [u16];
+    fn poll<'f>(&mut self, arena: &'f FrameArena, emit: &mut dyn FnMut(&'f [u16])) {
+        let Some(tick) = self.0.pop() else { return };
+        for packet in tick {
+            if packet == [0xFF] {
+                let _ = InArena::<Bomb>::new(arena)
+                    .max_bytes(64)
+                    .deserialize(&mut postcard::Deserializer::from_bytes(&[1]));
+            }
+            let got = InArena::<&[u16]>::new(arena)
+                .max_bytes(64)
+                .deserialize(&mut postcard::Deserializer::from_bytes(&packet));
+            if let Ok(list) = got {
+                emit(list);
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Server {
+    sums: Vec<u32>,
+    lines_seen: Vec<usize>,
+    panic_in_action: bool,
+}
+
+struct Keep<'f>(&'f [u16]);
+impl<'f> FrameAction<'f, Server> for Keep<'f> {
+    fn apply(&mut self, world: &mut Server, frame: &mut Frame<'f, Server>) {
+        if world.panic_in_action && self.0.first() == Some(&13) {
+            world.panic_in_action = false;
+            panic!("an action panics midway");
+        }
+        frame.scratch().push(self.0);
+        frame.push(Count);
+    }
+}
+
+struct Count;
+impl Action<Server> for Count {
+    fn apply(&mut self, _: &mut Server, frame: &mut Frame<'_, Server>) {
+        assert!(frame.try_scratch().is_some());
+    }
+}
+
+impl Game for Server {
+    type Event = ();
+    type Scratch<'f> = FrameVec<'f, &'f [u16]>;
+    fn actions<'f>(&mut self, _: (), _: &mut Frame<'f, Self>) {}
+    fn update<'f>(&mut self, frame: &mut Frame<'f, Self>, lists: &mut Self::Scratch<'f>) {
+        assert!(frame.try_scratch().is_none());
+        self.sums.push(
+            lists
+                .iter()
+                .flat_map(|l| l.iter())
+                .map(|&n| u32::from(n))
+                .sum(),
+        );
+    }
+    fn end_frame<'f>(&mut self, _: &mut Frame<'f, Self>, lists: &mut Self::Scratch<'f>) {
+        self.lines_seen.push(lists.len());
+    }
+}
+
+impl Receive<Packets> for Server {
+    fn receive<'f>(&mut self, list: &'f [u16], frame: &mut Frame<'f, Self>) {
+        frame.push_in(Keep(list));
+    }
+}
+
+fn packet(values: &[u16]) -> Vec<u8> {
+    postcard::to_allocvec(values).unwrap()
+}
+
+#[test]
+fn review48_tick_from_records_and_recovers_from_panics() {
+    let mut game = FrameLoop::new(Server::default()).one_step_per_tick();
+    // Ticks pop from the back.
+    let mut source = Packets(vec![
+        vec![packet(&[4]), packet(&[5])],
+        vec![packet(&[13]), packet(&[1])],
+        vec![packet(&[1]), vec![0xFF], packet(&[2])],
+        vec![
+            packet(&[1, 2]),
+            vec![0x05, 1],
+            packet(&[3; 40]),
+            packet(&[4]),
+        ],
+    ]);
+    let record = game.tick_from(&mut source, Duration::from_secs(5));
+    // Two good, one truncated, one over the bound (40 u16 = 80 > 64).
+    assert_eq!((record.events, record.steps), (2, 1));
+    assert_eq!(record.actions, 4, "two Keeps, two Counts");
+    assert!(record.arena_bytes >= 4 + 2, "the two lists decoded");
+    assert_eq!(
+        game.history().latest().unwrap().arena_bytes,
+        record.arena_bytes
+    );
+    assert_eq!(game.world().sums, [7]);
+    assert_eq!(game.arena().used(), 0);
+
+    // A panic inside a decode, inside poll: the ceiling goes with it.
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        game.tick_from(&mut source, Duration::ZERO)
+    }));
+    assert!(caught.is_err());
+    assert_eq!(game.arena().used(), 0);
+    assert!(game.arena().try_alloc_slice_copy(&[0u8; 4096]).is_ok());
+
+    // A panic in an action: the next tick starts with a fresh scratch.
+    game.world_mut().panic_in_action = true;
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        game.tick_from(&mut source, Duration::ZERO)
+    }));
+    assert!(caught.is_err());
+    let record = game.tick_from(&mut source, Duration::ZERO);
+    assert_eq!((record.events, record.actions, record.steps), (2, 4, 1));
+    assert_eq!(game.world().sums, [7, 9]);
+    assert_eq!(game.world().lines_seen, [2, 2]);
+    assert_eq!(game.arena().used(), 0);
+}
+
+/// `one_step_per_tick`: one step, whatever elapsed; `alpha` 0 and
+/// `max_steps` 1 as `FixedTimestep::one_per_tick` says; the plain loop's
+/// `tick_from` still runs its steps from the elapsed time.
+#[test]
+fn review48_one_step_per_tick_and_the_plain_timestep() {
+    let mut timestep = FixedTimestep::one_per_tick(Duration::from_millis(50));
+    assert_eq!(timestep.advance(Duration::from_millis(10)), 1);
+    assert_eq!((timestep.max_steps(), timestep.alpha()), (1, 0.0));
+    let mut plain = FrameLoop::new(Server::default());
+    let mut none = Packets(vec![]);
+    assert_eq!(plain.tick_from(&mut none, Duration::ZERO).steps, 0);
+    assert_eq!(plain.tick_from(&mut none, plain.step() * 2).steps, 2);
+    assert_eq!(plain.world().sums, [0, 0]);
+}
+
+/// `InArena::max_bytes`'s example bomb, unbounded: postcard refuses the
+/// claim of 2^32 elements itself (a length past the bytes left), so the
+/// example's bound of 512 never acts.
+#[test]
+fn review48_the_max_bytes_example_bomb_needs_no_bound() {
+    let arena = small_arena();
+    let bomb = [2, 1, 7, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 2];
+    let got = InArena::<FrameVec<'_, FrameVec<'_, u64>>>::new(&arena)
+        .max_bytes(usize::MAX)
+        .deserialize(&mut postcard::Deserializer::from_bytes(&bomb));
+    assert!(got.is_err() && !over_max_bytes(&arena));
+    assert!(
+        arena.peak() <= 512,
+        "unbounded, it took {} bytes at its high",
+        arena.peak()
+    );
+}
