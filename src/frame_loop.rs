@@ -179,7 +179,10 @@ pub trait Game: Sized {
     /// types), or a [`FrameVec`](crate::FrameVec), a tuple, a struct of
     /// your own implementing [`FromArena`]. Made at the start of every
     /// tick, dropped at its end: the borrow checker keeps it from outliving
-    /// the frame.
+    /// the frame. The tick places it in its arena, where the events'
+    /// actions reach it ([`Frame::scratch`]): its own size (64 bytes for two
+    /// empty `FrameVec`s, none for `()`) counts in every tick's
+    /// `arena_bytes`.
     type Scratch<'f>: FromArena<'f>
     where
         Self: 'f;

@@ -60,7 +60,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use ::serde::Deserializer;
-use ::serde::de::DeserializeSeed;
+use ::serde::de::{self, DeserializeSeed};
 
 use crate::arena::FrameArena;
 
@@ -181,13 +181,22 @@ pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 /// behind in the frame (its bytes stay until the frame ends).
 ///
 /// Chosen for a server: the largest UDP datagram (64 KiB) decodes under
-/// it even where its arena data is 16 times its size (1-byte varints into
+/// it where its arena data is up to 16 times its size (1-byte varints into
 /// 8-byte numbers, a list's growth leaving its old room behind), while no
-/// input, in any format, can take more of the frame than this, whatever
-/// it claims or nests (a format that believes length prefixes reserves
-/// [`CAUTIOUS_BYTES`] for each list: a list of lists of such claims took
-/// that much per list before). A server whose messages are small bounds
-/// them tighter, per packet: see [`InArena::max_bytes`].
+/// input decoded through an [`InArena`] seed, in any format, can take more
+/// of the frame than this, whatever it claims or nests (a format that
+/// believes length prefixes reserves [`CAUTIOUS_BYTES`] for each list: a
+/// list of lists of such claims took that much per list before). A wire
+/// byte can stand for a whole value, though (a unit variant of a 40-byte
+/// enum, a `None`, an empty list): a datagram of such values takes up to
+/// `size_of` its element per byte and can pass 1 MiB. So a server sets
+/// the bound from its own messages, per packet: see
+/// [`InArena::max_bytes`]; a file (a replay, a level) raises it.
+///
+/// The bound is the decode's that a seed starts: calling
+/// [`DeserializeIn::deserialize_in`] directly starts none (it runs under
+/// the bound of a decode already running, or under none). Untrusted input
+/// goes through [`InArena`].
 ///
 /// # Example
 ///
@@ -241,6 +250,40 @@ pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
 /// ```
 pub fn over_max_bytes(arena: &FrameArena) -> bool {
     limits::was_over_bound(arena)
+}
+
+/// The format's error for an allocation that `arena` refused inside a
+/// hand-written [`DeserializeIn`] (a `try_reserve` that failed): that the
+/// decode's byte bound would be passed ([`InArena::max_bytes`]; then
+/// [`over_max_bytes`] is true), or that the arena is full (then
+/// [`arena_refused`] is); `what` names what was being decoded. The
+/// derive's code and the arena's own containers use it.
+///
+/// # Example
+///
+/// ```
+/// use serde::de::{DeserializeSeed, Deserializer};
+/// use tickarena::serde::{DeserializeIn, InArena, arena_refused, refusal_error};
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// struct Room<'a>(FrameVec<'a, u8>);
+/// impl<'a> DeserializeIn<'a> for Room<'a> {
+///     fn deserialize_in<'de, D: Deserializer<'de>>(arena: &'a FrameArena, _: D) -> Result<Self, D::Error> {
+///         let mut room = FrameVec::new_in(arena);
+///         room.try_reserve(1 << 20).map_err(|_| refusal_error(arena, "room"))?;
+///         Ok(Room(room))
+///     }
+/// }
+/// let small = FrameArena::builder().reserve(64 << 10).build().unwrap();
+/// let error = InArena::<Room<'_>>::new(&small)
+///     .deserialize(&mut serde_json::Deserializer::from_str("0"))
+///     .err()
+///     .unwrap();
+/// assert!(error.to_string().contains("cannot hold the room"), "{error}");
+/// assert!(arena_refused(&small));
+/// ```
+pub fn refusal_error<E: de::Error>(arena: &FrameArena, what: &str) -> E {
+    impls::exhausted(arena, what)
 }
 
 /// Whether `arena` could not hold the last decode that an [`InArena`] seed
@@ -307,6 +350,44 @@ pub fn arena_refused(arena: &FrameArena) -> bool {
 /// A type that is not `DeserializeIn` (a struct of yours inside a list, a
 /// box or an `Option` of a derived type) is named in rustc's error with
 /// what to do: derive `DeserializeIn` for it too.
+///
+/// # Implementing it by hand
+///
+/// While a decode runs, the arena refuses what would pass the decode's
+/// byte bound ([`InArena::max_bytes`]), as a full arena refuses: an
+/// infallible growth there (`Vec::push`, `extend`, `reserve` on a
+/// [`FrameVec`]) ends the process, as std does for any refused
+/// allocation, and an `alloc*` call panics. Code of a hand-written impl
+/// grows with `try_reserve` and turns a refusal into the format's error
+/// with [`refusal_error`], which says whether the bound or the arena
+/// refused (and sets [`over_max_bytes`] or [`arena_refused`]):
+///
+/// ```
+/// use serde::de::{Deserialize, DeserializeSeed, Deserializer};
+/// use tickarena::serde::{DeserializeIn, InArena, over_max_bytes, refusal_error};
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// /// `n` on the wire, the numbers `0..n` in the arena.
+/// struct Count<'a>(FrameVec<'a, u64>);
+/// impl<'a> DeserializeIn<'a> for Count<'a> {
+///     fn deserialize_in<'de, D: Deserializer<'de>>(arena: &'a FrameArena, d: D) -> Result<Self, D::Error> {
+///         let n = u64::deserialize(d)?;
+///         let mut list = FrameVec::new_in(arena);
+///         for i in 0..n {
+///             if list.try_reserve(1).is_err() {
+///                 return Err(refusal_error(arena, "count"));
+///             }
+///             list.push(i); // room was made: cannot be refused
+///         }
+///         Ok(Count(list))
+///     }
+/// }
+/// let arena = FrameArena::new();
+/// let seed = InArena::<Count<'_>>::new(&arena).max_bytes(4096);
+/// let error = seed.deserialize(&mut serde_json::Deserializer::from_str("100000")).err().unwrap();
+/// assert!(error.to_string().contains("more than 4096 bytes of the arena"), "{error}");
+/// assert!(over_max_bytes(&arena));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be deserialized into a frame arena",
     label = "`{Self}` is not `DeserializeIn<'a>`",
@@ -347,6 +428,10 @@ pub trait DeserializeIn<'a>: Sized {
     const HEAP_FREE: bool = !core::mem::needs_drop::<Self>();
 
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
+    /// Called directly, it starts no decode: the depth and stack limits
+    /// apply at their defaults, and the byte bound is that of a decode
+    /// already running in `arena`, or none. Decode untrusted input through
+    /// an [`InArena`] seed, which starts one with its limits.
     ///
     /// # Errors
     ///
@@ -523,13 +608,21 @@ impl<'a, T> InArena<'a, T> {
     /// use tickarena::{FrameArena, FrameVec};
     ///
     /// let arena = FrameArena::new();
-    /// // A list of lists whose second list claims 2^32 elements in a short packet.
-    /// let bomb = [2, 1, 7, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 2];
-    /// let seed = InArena::<FrameVec<'_, FrameVec<'_, u64>>>::new(&arena).max_bytes(512);
-    /// let before = arena.used();
-    /// assert!(seed.deserialize(&mut postcard::Deserializer::from_bytes(&bomb)).is_err());
-    /// assert!(arena.used() - before <= 512, "the packet cost at most its bound");
+    /// // 602 bytes: a list that claims 1000 lists, then holds 300 of one number each.
+    /// let mut bomb = vec![0xE8, 0x07];
+    /// for _ in 0..300 {
+    ///     bomb.extend([1, 7]);
+    /// }
+    /// let cost = |bound: usize| {
+    ///     let before = arena.used();
+    ///     let seed = InArena::<FrameVec<'_, FrameVec<'_, u64>>>::new(&arena).max_bytes(bound);
+    ///     assert!(seed.deserialize(&mut postcard::Deserializer::from_bytes(&bomb)).is_err());
+    ///     arena.used() - before
+    /// };
+    /// assert!(cost(usize::MAX) > 4096, "unbounded, the short packet left more than 4 KiB");
+    /// assert!(cost(512) <= 512, "bounded, it cost at most its bound");
     ///
+    /// let seed = InArena::<FrameVec<'_, FrameVec<'_, u64>>>::new(&arena).max_bytes(512);
     /// let good = postcard::to_allocvec(&vec![vec![1u64, 2], vec![3]]).unwrap();
     /// let lists = seed.deserialize(&mut postcard::Deserializer::from_bytes(&good)).unwrap();
     /// assert_eq!(lists[0][..], [1, 2]);
@@ -595,7 +688,13 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
         deserializer: D,
     ) -> Result<T, D::Error> {
         let _decode = limits::start(arena, max_depth, max_stack as usize, max_bytes);
-        T::deserialize_in(arena, deserializer)
+        let decoded = T::deserialize_in(arena, deserializer);
+        if decoded.is_ok() {
+            // A part that failed and was dropped (a nested seed's, an
+            // untagged attempt's) does not make the decode a failed one.
+            limits::succeeded(arena);
+        }
+        decoded
     }
 }
 

@@ -51,7 +51,7 @@ pub(super) fn cautious<T>(arena: &FrameArena, hint: Option<usize>) -> usize {
 }
 
 /// Bytes of `arena` a length hint is believed for up front in a
-/// segmented list or a map: [`CAUTIOUS_BYTES`], or less where the running
+/// segmented list: [`CAUTIOUS_BYTES`], or less where the running
 /// decode's byte bound has less room left (see [`cautious`]).
 #[inline]
 pub(super) fn cautious_bytes(arena: &FrameArena) -> usize {
@@ -558,12 +558,21 @@ where
                 let mut out = crate::FrameHashMap::new_in(arena);
                 // hashbrown's `insert` aborts when its allocator refuses:
                 // every growth goes through `try_reserve` first.
-                let believed = cautious_bytes(arena);
-                out.try_reserve(cautious_map::<(K, V)>(
-                    map.size_hint().unwrap_or(0),
-                    believed,
-                ))
-                .map_err(|_| exhausted::<M::Error>(arena, "map"))?;
+                // The table for the hint, believed up to `CAUTIOUS_BYTES`,
+                // is tried rather than measured against the byte bound's
+                // room: its size is estimated at its worst (twice the
+                // entries' share, for the power of two of buckets), and a
+                // table that fits a tight bound must be reserved whole
+                // (grown from empty, each smaller table stays behind, past
+                // the bound). One the bound or the arena refuses leaves the
+                // map to grow as its entries arrive.
+                let hint = map.size_hint().unwrap_or(0);
+                if out
+                    .try_reserve(cautious_map::<(K, V)>(hint, CAUTIOUS_BYTES))
+                    .is_err()
+                {
+                    crate::arena::refusal_handled();
+                }
                 while let Some((key, value)) =
                     map.next_entry_seed(InArena::<K>::new(arena), InArena::<V>::new(arena))?
                 {

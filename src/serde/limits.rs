@@ -143,6 +143,15 @@ pub(super) fn refused(arena: &FrameArena) {
     arena.decode_state().refused.set(true);
 }
 
+/// Notes that the decode a seed started in `arena` succeeded: neither the
+/// arena nor the bound refused it, whatever a part of it met and dropped.
+#[inline]
+pub(super) fn succeeded(arena: &FrameArena) {
+    let state = arena.decode_state();
+    state.refused.set(false);
+    state.over_bound.set(false);
+}
+
 /// Whether `arena` refused the last decode a seed started in it.
 pub(super) fn was_refused(arena: &FrameArena) -> bool {
     arena.decode_state().refused.get()

