@@ -39,6 +39,7 @@
 //! hand_csr rows` (and `nested_burst`; `nearest_ordinary hand_csr
 //! rows_writer`, `nearest_burst`).
 
+use std::alloc::Allocator;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -190,11 +191,11 @@ struct Csr {
 /// Units grouped by cell, by hand, into buffers kept across frames: count,
 /// prefix sums, fill (a cursor per cell).
 #[inline(always)]
-fn group_by_hand(
+fn group_by_hand<A: Allocator>(
     cell_of: &[u32],
-    cell_starts: &mut Vec<u32>,
-    cursor: &mut Vec<u32>,
-    cell_units: &mut Vec<u32>,
+    cell_starts: &mut Vec<u32, A>,
+    cursor: &mut Vec<u32, A>,
+    cell_units: &mut Vec<u32, A>,
 ) {
     cell_starts.clear();
     cell_starts.resize(CELLS + 1, 0);
@@ -293,27 +294,10 @@ fn nearest_hand_csr(kept: &mut Csr, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
         near_starts,
         near_units,
     } = kept;
-    group_by_hand(cell_of, cell_starts, cursor, cell_units);
-    let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
-    near_starts.clear();
-    near_units.clear();
-    near_starts.push(0);
-    for (unit, &home) in cell_of.iter().enumerate() {
-        let start = near_units.len();
-        for_each_candidate(cell, home, |units| {
-            near_units.extend(units.iter().filter(|&&n| n as usize != unit));
-        });
-        near_units[start..].sort_unstable_by_key(|&n| distance(at, unit, n));
-        near_units.truncate(start + NEAREST);
-        near_starts.push(near_units.len() as u32);
-    }
-    checksum(
-        cell_starts
-            .windows(2)
-            .map(|w| &cell_units[w[0] as usize..w[1] as usize]),
-        near_starts
-            .windows(2)
-            .map(|w| &near_units[w[0] as usize..w[1] as usize]),
+    nearest_csr(
+        cell_of,
+        at,
+        [cell_starts, cell_units, cursor, near_starts, near_units],
     )
 }
 
@@ -370,29 +354,19 @@ fn nearest_rows_pushed_scoped(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u
     checksum(cells.iter(), near.iter())
 }
 
-/// The hand CSR in frame-arena buffers, empty when given (grown from
-/// empty, or with room for the call site's last size).
+/// The nearest-first rows as hand CSR writes them, in buffers of any
+/// allocator: kept across frames (a `Resource`'s), or frame-arena buffers
+/// (grown from empty, or with room for the call site's last size).
 #[inline(always)]
-fn nearest_csr_in_arena(
+fn nearest_csr<A: Allocator>(
     cell_of: &[u32],
     at: &[(u32, u32)],
-    [cell_starts, cell_units, cursor, near_starts, near_units]: [&mut FrameVec<'_, u32>; 5],
+    [cell_starts, cell_units, cursor, near_starts, near_units]: [&mut Vec<u32, A>; 5],
 ) -> u64 {
-    cell_starts.resize(CELLS + 1, 0);
-    for &cell in cell_of {
-        cell_starts[cell as usize + 1] += 1;
-    }
-    for cell in 0..CELLS {
-        cell_starts[cell + 1] += cell_starts[cell];
-    }
-    cell_units.resize(cell_of.len(), 0);
-    cursor.extend_from_slice(&cell_starts[..CELLS]);
-    for (unit, &cell) in cell_of.iter().enumerate() {
-        let at = &mut cursor[cell as usize];
-        cell_units[*at as usize] = unit as u32;
-        *at += 1;
-    }
+    group_by_hand(cell_of, cell_starts, cursor, cell_units);
     let cell = |c: usize| &cell_units[cell_starts[c] as usize..cell_starts[c + 1] as usize];
+    near_starts.clear();
+    near_units.clear();
     near_starts.push(0);
     for (unit, &home) in cell_of.iter().enumerate() {
         let start = near_units.len();
@@ -415,7 +389,7 @@ fn nearest_csr_in_arena(
 
 fn nearest_csr_arena_grown(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
     let mut buffers: [FrameVec<'_, u32>; 5] = core::array::from_fn(|_| Vec::new_in(arena));
-    nearest_csr_in_arena(cell_of, at, buffers.each_mut())
+    nearest_csr(cell_of, at, buffers.each_mut())
 }
 
 fn nearest_csr_arena_sized(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
@@ -426,7 +400,7 @@ fn nearest_csr_arena_sized(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)
     let mut cursor = arena.vec_at_last_size();
     let mut near_starts = arena.vec_at_last_size();
     let mut near_units = arena.vec_at_last_size();
-    nearest_csr_in_arena(
+    nearest_csr(
         cell_of,
         at,
         [
