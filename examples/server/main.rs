@@ -595,21 +595,27 @@ fn child(settings: Settings, mode: &str) -> Child {
 mod tests {
     use super::*;
 
+    /// A test's run: `bots` for `seconds`, 10 % garbage, unpinned (the
+    /// tests share the machine), the default per-packet bound.
+    fn small(bots: u32, seconds: f64, lockstep: bool) -> Settings {
+        Settings {
+            bots,
+            seconds,
+            garbage: 0.1,
+            pin: false,
+            server_cpu: 0,
+            bots_cpu: 1,
+            lockstep,
+            max_decoded: protocol::MAX_DECODED,
+        }
+    }
+
     /// The arena server, small: 50 bots for 2 s with 10 % garbage: no heap
     /// allocation in steady ticks, every well-formed input applied once,
     /// garbage refused by reason. `cargo test` runs it (`test = true`).
     #[test]
     fn fifty_bots_with_garbage_lose_no_input_and_allocate_nothing() {
-        let run = run::<InArena>(Settings {
-            bots: 50,
-            seconds: 2.0,
-            garbage: 0.1,
-            pin: false,
-            server_cpu: 0,
-            bots_cpu: 1,
-            lockstep: false,
-            max_decoded: protocol::MAX_DECODED,
-        });
+        let run = run::<InArena>(small(50, 2.0, false));
         assert_eq!(run.allocations_per_steady_tick, 0.0, "{run:#?}");
         assert_eq!(run.lost, 0, "{run:#?}");
         assert_eq!(run.counts.gaps, 0);
@@ -640,16 +646,7 @@ mod tests {
     /// clock and the arena's bytes are measured.
     #[test]
     fn fifty_bots_in_lockstep_lose_no_input_and_allocate_nothing() {
-        let run = run::<InArena>(Settings {
-            bots: 50,
-            seconds: 2.0,
-            garbage: 0.1,
-            pin: false,
-            server_cpu: 0,
-            bots_cpu: 1,
-            lockstep: true,
-            max_decoded: protocol::MAX_DECODED,
-        });
+        let run = run::<InArena>(small(50, 2.0, true));
         assert_eq!(run.allocations_per_steady_tick, 0.0, "{run:#?}");
         assert_eq!((run.lost, run.counts.gaps), (0, 0), "{run:#?}");
         let rejected: u64 = run.counts.rejected.iter().sum();
@@ -674,16 +671,7 @@ mod tests {
     /// The heap server agrees: the same inputs applied, none lost.
     #[test]
     fn the_heap_server_loses_no_input_either() {
-        let run = run::<OnHeap>(Settings {
-            bots: 20,
-            seconds: 1.0,
-            garbage: 0.1,
-            pin: false,
-            server_cpu: 0,
-            bots_cpu: 1,
-            lockstep: false,
-            max_decoded: protocol::MAX_DECODED,
-        });
+        let run = run::<OnHeap>(small(20, 1.0, false));
         assert_eq!(run.lost, 0, "{run:#?}");
         assert!(run.allocations_per_steady_tick > 20.0, "{run:#?}");
         assert!(
