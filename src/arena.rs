@@ -16,9 +16,9 @@ mod checkpoint;
 #[cfg(feature = "serde")]
 mod decode;
 mod error;
+mod last_size;
 // Used by the frame loop, which needs `std`.
 #[cfg(feature = "std")]
-mod last_size;
 mod placed;
 mod refusal;
 mod refusals;
