@@ -192,7 +192,7 @@ fn json_bomb(level: usize, small_first: usize, len: usize) -> String {
 
 /// Reproducer of the issue (failed before the bound: 2 491 648 bytes
 /// left): a format that believes its length prefixes (serde's own
-/// `SeqDeserializer`), a list of 40 lists each claiming 2^40 elements and
+/// `SeqDeserializer`), a list of 40 lists each claiming 2^60 (2^28 on 32 bits) elements and
 /// giving one, the last one bad: each list reserved 64 KiB up front, and
 /// the failed decode left all of it.
 #[test]
@@ -211,7 +211,7 @@ fn serde_bound_lying_lists_leave_at_most_the_default_bound() {
     impl<'de> IntoDeserializer<'de, Error> for LyingList {
         type Deserializer = SeqDeserializer<Liar<std::vec::IntoIter<i64>>, Error>;
         fn into_deserializer(self) -> Self::Deserializer {
-            SeqDeserializer::new(Liar(vec![self.0].into_iter(), 1 << 40))
+            SeqDeserializer::new(Liar(vec![self.0].into_iter(), usize::MAX >> 4))
         }
     }
     let lists = |count: usize, bad: bool| {
@@ -249,7 +249,7 @@ fn serde_bound_lying_lists_leave_at_most_the_default_bound() {
     // One lying list is believed only as far as the bound has room, and
     // its elements fit.
     let arena = FrameArena::new();
-    let one = SeqDeserializer::<_, Error>::new(Liar(vec![1u64, 2, 3].into_iter(), 1 << 40));
+    let one = SeqDeserializer::<_, Error>::new(Liar(vec![1u64, 2, 3].into_iter(), usize::MAX >> 4));
     let list = InArena::<FrameVec<'_, u64>>::new(&arena)
         .max_bytes(512)
         .deserialize(one)
