@@ -81,12 +81,30 @@ fn postcard_nested(
     bytes: &[u8],
     slices: bool,
 ) -> (Result<(), String>, usize) {
-    let mut input = postcard::Deserializer::from_bytes(bytes);
+    nested(
+        arena,
+        bound,
+        &mut postcard::Deserializer::from_bytes(bytes),
+        slices,
+    )
+}
+
+/// [`Lists`] (or [`Slices`] with `slices`) from any format.
+fn nested<'de, D>(
+    arena: &FrameArena,
+    bound: usize,
+    input: D,
+    slices: bool,
+) -> (Result<(), String>, usize)
+where
+    D: Deserializer<'de>,
+    D::Error: std::fmt::Display,
+{
     if slices {
-        let (got, taken) = bounded::<Slices<'_>, _>(arena, bound, &mut input);
+        let (got, taken) = bounded::<Slices<'_>, _>(arena, bound, input);
         (got.map(drop), taken)
     } else {
-        let (got, taken) = bounded::<Lists<'_>, _>(arena, bound, &mut input);
+        let (got, taken) = bounded::<Lists<'_>, _>(arena, bound, input);
         (got.map(drop), taken)
     }
 }
@@ -102,14 +120,12 @@ fn json_nested(
     text: &str,
     slices: bool,
 ) -> (Result<(), String>, usize) {
-    let mut input = serde_json::Deserializer::from_str(text);
-    if slices {
-        let (got, taken) = bounded::<Slices<'_>, _>(arena, bound, &mut input);
-        (got.map(drop), taken)
-    } else {
-        let (got, taken) = bounded::<Lists<'_>, _>(arena, bound, &mut input);
-        (got.map(drop), taken)
-    }
+    nested(
+        arena,
+        bound,
+        &mut serde_json::Deserializer::from_str(text),
+        slices,
+    )
 }
 
 /// A postcard varint.
@@ -197,16 +213,7 @@ fn json_bomb(level: usize, small_first: usize, len: usize) -> String {
 /// the failed decode left all of it.
 #[test]
 fn serde_bound_lying_lists_leave_at_most_the_default_bound() {
-    struct Liar<I>(I, usize);
-    impl<I: Iterator> Iterator for Liar<I> {
-        type Item = I::Item;
-        fn next(&mut self) -> Option<I::Item> {
-            self.0.next()
-        }
-        fn size_hint(&self) -> (usize, Option<usize>) {
-            (self.1, Some(self.1))
-        }
-    }
+    use crate::serde_review6::Liar;
     struct LyingList(i64);
     impl<'de> IntoDeserializer<'de, Error> for LyingList {
         type Deserializer = SeqDeserializer<Liar<std::vec::IntoIter<i64>>, Error>;

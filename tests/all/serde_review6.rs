@@ -500,7 +500,7 @@ fn maps_and_segmented_lists_decode_as_serdes_std_impls() {
 }
 
 /// An iterator of `n` items that claims `claim` by its size hint.
-struct Liar<I>(I, usize);
+pub(crate) struct Liar<I>(pub(crate) I, pub(crate) usize);
 
 impl<I: Iterator> Iterator for Liar<I> {
     type Item = I::Item;
