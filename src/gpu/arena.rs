@@ -168,7 +168,8 @@ pub struct UploadArena {
     pub(super) id: u64,
     pub(super) stats: UploadStats,
     retention: Retention,
-    /// Chunks each slot keeps, as retention last decided.
+    /// Chunks each slot keeps, as retention last decided (all of them
+    /// until the first window ends).
     keep_chunks: usize,
     pub(super) history: FrameHistory,
     pub(super) budgets: Budgets,
@@ -213,7 +214,7 @@ impl UploadArena {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             stats: UploadStats::default(),
             retention: Retention::new(config.retain as usize, config.release_after),
-            keep_chunks: 0,
+            keep_chunks: usize::MAX,
             history: FrameHistory::with_capacity(config.history),
             budgets: Budgets::new(
                 config.budget_policy,
