@@ -177,6 +177,8 @@ pub struct UploadArena {
     pub(super) budget_table: TagBytes,
     /// A frame dropped without `finish`, to report.
     pub(super) abandoned: Option<u64>,
+    /// The device was found lost: every frame from now on says so.
+    lost: bool,
 }
 
 impl UploadArena {
@@ -222,6 +224,7 @@ impl UploadArena {
             ),
             budget_table: TagBytes::default(),
             abandoned: None,
+            lost: false,
         }
     }
 
@@ -284,6 +287,9 @@ impl UploadArena {
     }
 
     fn begin(&mut self, wait: bool) -> Result<UploadFrame<'_>, UploadError> {
+        if self.lost {
+            return Err(UploadError::DeviceLost);
+        }
         if let Some(frame) = self.abandoned.take() {
             return Err(UploadError::NotSubmitted { frame });
         }
@@ -382,6 +388,7 @@ impl UploadArena {
                 device: &self.device,
                 config: &self.config,
                 stats: &mut self.stats,
+                lost: &mut self.lost,
             },
         )
     }
