@@ -334,7 +334,7 @@ impl<'a> UploadFrame<'a> {
     pub fn segments<'f>(
         &'f self,
         upload: &Upload<'a>,
-    ) -> Result<impl ExactSizeIterator<Item = UploadSegment<'f>> + 'f, UploadError> {
+    ) -> Result<impl ExactSizeIterator<Item = UploadSegment<'f>> + use<'f>, UploadError> {
         if upload.arena != self.arena.id || upload.frame != self.number {
             return Err(UploadError::ForeignUpload);
         }

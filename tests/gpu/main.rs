@@ -6,6 +6,8 @@
 //! Each test uploads, copies into a destination buffer, reads it back
 //! (mapped for reading) and compares with what it wrote.
 
+mod compile_fail;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
