@@ -84,6 +84,10 @@ struct Open {
     unit: u64,
     /// Where its segment in the current chunk began.
     segment_start: u64,
+    /// The end of the whole units from `segment_start` that fit in the
+    /// chunk: the bytes up to it are free for this upload (computed once
+    /// per segment, so that a write makes no division).
+    limit: u64,
     /// Index of its first segment in the frame's table.
     first_segment: usize,
     /// Bytes written, no padding.
@@ -150,6 +154,7 @@ impl Bump {
             elem,
             unit,
             segment_start: self.top,
+            limit: units_end(self.top, unit, self.chunk_size),
             first_segment: segments_len,
             len: 0,
         });
@@ -181,10 +186,7 @@ impl Bump {
             self.opened = 1;
         }
         while !bytes.is_empty() {
-            // Whole units from the segment's start that fit in the chunk:
-            // the bytes up to there are free for this upload.
-            let room = (self.chunk_size - open.segment_start) / open.unit * open.unit;
-            let free = open.segment_start + room - self.top;
+            let free = open.limit - self.top;
             let n = free.min(bytes.len() as u64);
             if n > 0 {
                 let (now, rest) = bytes.split_at(n as usize);
@@ -216,6 +218,7 @@ impl Bump {
             self.chunk = next;
             self.top = 0;
             open.segment_start = 0;
+            open.limit = units_end(0, open.unit, self.chunk_size);
         }
         self.open = Some(open);
         Ok(())
@@ -252,6 +255,12 @@ impl Bump {
         self.top = end;
         (open.first_segment..segments.len(), open.len)
     }
+}
+
+/// The end of the whole units of `unit` bytes from `start` that fit in a
+/// chunk of `chunk_size` bytes.
+const fn units_end(start: u64, unit: u64, chunk_size: u64) -> u64 {
+    start + (chunk_size - start) / unit * unit
 }
 
 const fn gcd(mut a: u64, mut b: u64) -> u64 {
