@@ -731,7 +731,7 @@ fn a_steady_frame_makes_no_buffer_and_no_allocation_of_its_own() {
         assert_eq!(stats.buffers_created, frames_in_flight as u64);
         eprintln!(
             "frames in flight {frames_in_flight}: heap allocations in tickarena's calls per \
-             steady frame: {:.1} (wgpu's inside them: map_buffer_on_submit, poll); whole \
+             steady frame: {:.1} (wgpu's, inside them: the mapped view, the map callback, the copy command); whole \
              frame with encoder and submit: {:.1}; waits {}",
             ours as f64 / 30.0,
             whole as f64 / 30.0,
