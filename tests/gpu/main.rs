@@ -751,3 +751,31 @@ fn a_steady_frame_makes_no_buffer_and_no_allocation_of_its_own() {
         );
     }
 }
+
+/// The arena can be made on one thread and moved to the render thread.
+#[test]
+fn the_arena_moves_to_another_thread() {
+    fn send<T: Send>(_: &T) {}
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    send(&arena);
+    let dst = readable(&device, 16);
+    let dst_on_thread = dst.clone();
+    let device_on_thread = device.clone();
+    std::thread::spawn(move || {
+        let mut encoder = device_on_thread.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let upload = frame.upload_slice(&[8u32; 4]).unwrap();
+        frame
+            .copy_to(&mut encoder, &upload, &dst_on_thread, 0)
+            .unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    })
+    .join()
+    .unwrap();
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[8; 4])
+    );
+}
