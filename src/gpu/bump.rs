@@ -161,6 +161,23 @@ impl Bump {
         Ok(())
     }
 
+    /// The fast path of a write of `n` bytes (whole elements of the open
+    /// upload) that fits in the current chunk's room: the top moves, and
+    /// the caller writes the bytes at the chunk and offset returned.
+    /// `None` (nothing moved) when it does not fit, or no chunk is open
+    /// yet: then [`write`](Self::write).
+    #[inline(always)]
+    pub(crate) fn bump_in_place(&mut self, n: u64) -> Option<(usize, u64)> {
+        let open = self.open.as_mut()?;
+        if self.opened == 0 || self.top + n > open.limit {
+            return None;
+        }
+        let at = self.top;
+        self.top += n;
+        open.len += n;
+        Some((self.chunk, at))
+    }
+
     /// Writes `bytes` (whole elements of the open upload) at the top,
     /// continuing in the next chunk where this one ends. On an error the
     /// elements that fitted before it stay written.
