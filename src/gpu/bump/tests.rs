@@ -261,7 +261,7 @@ fn step() -> impl Strategy<Value = Step> {
             Just(12),
             Just(32)
         ],
-        0usize..40,
+        0usize..if cfg!(miri) { 12 } else { 40 },
         1usize..9,
         proptest::bool::weighted(0.1),
     )
@@ -292,7 +292,7 @@ proptest! {
     #[test]
     fn segments_hold_what_the_ledger_holds(
         chunk_words in 3u64..20,
-        steps in proptest::collection::vec(step(), 1..24),
+        steps in proptest::collection::vec(step(), 1..if cfg!(miri) { 8 } else { 24 }),
     ) {
         let chunk = chunk_words * 4;
         let (mut bump, mut chunks, mut segments) = (Bump::new(chunk), Buffers::new(chunk as usize, 1000), Vec::new());
