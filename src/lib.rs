@@ -160,6 +160,10 @@ pub mod collector;
 pub mod frame_loop;
 mod frame_types;
 mod freeze;
+// The upload arena; its wgpu-free part (the bump pointer over chunks, the
+// completion signal) is also built for the unit tests, which Miri runs.
+#[cfg(any(feature = "wgpu", all(test, feature = "std")))]
+pub mod gpu;
 #[cfg(feature = "std")]
 pub mod guide;
 #[cfg(feature = "std")]
