@@ -119,7 +119,7 @@ pub fn test_device() -> Option<(wgpu::Device, wgpu::Queue)> {
             panic!(
                 "tickarena: no wgpu adapter ({error}). The GPU tests run on any machine with \
                  Vulkan: install Mesa's lavapipe (Debian: mesa-vulkan-drivers) and build with \
-                 --features wgpu-vulkan; or set {NO_GPU_ENV}=skip to skip them"
+                 --features wgpu; or set {NO_GPU_ENV}=skip to skip them"
             )
         }
     };

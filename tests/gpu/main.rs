@@ -1,6 +1,6 @@
 //! The upload arena on a real device: lavapipe (Mesa's software Vulkan,
 //! `mesa-vulkan-drivers`) where there is no GPU. `cargo test --features
-//! wgpu-vulkan --test gpu`. No adapter is a failure, not a skip, unless
+//! wgpu --test gpu`. No adapter is a failure, not a skip, unless
 //! `TICKARENA_NO_GPU=skip` is set (see `tickarena::gpu::test_device`).
 //!
 //! Each test uploads, copies into a destination buffer, reads it back
