@@ -22,7 +22,9 @@ mod contenders;
 #[path = "../examples/gpu_upload/gpu.rs"]
 mod gpu;
 
-use contenders::{Belt, Contender, FreshVec, ReusedVec, UploadArena, WriteBufferWith};
+use contenders::{
+    Belt, Contender, FreshVec, ReusedVec, UploadArena, UploadArenaPush, WriteBufferWith,
+};
 use gpu::{Gpu, InFlight};
 
 /// Frames the GPU may still be working on when a frame begins.
@@ -50,6 +52,7 @@ fn gpu_upload(c: &mut Criterion) {
     for n in [1_000, 10_000, 100_000] {
         let mut group = c.benchmark_group(format!("gpu_upload_{n}_instances"));
         contender::<UploadArena>(&mut group, &gpu, n);
+        contender::<UploadArenaPush>(&mut group, &gpu, n);
         contender::<WriteBufferWith>(&mut group, &gpu, n);
         contender::<Belt>(&mut group, &gpu, n);
         contender::<ReusedVec>(&mut group, &gpu, n);

@@ -65,11 +65,18 @@ pub trait Contender: Sized {
     fn buffers_created(&self) -> Option<u64> {
         None
     }
+
+    /// What the contender says of itself after its frames (the arena's
+    /// statistics).
+    fn details(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The names of the contenders, in the order the example runs them.
-pub const NAMES: [&str; 5] = [
-    UploadArena::NAME,
+pub const NAMES: [&str; 6] = [
+    UploadArena::<false>::NAME,
+    UploadArenaPush::NAME,
     WriteBufferWith::NAME,
     Belt::NAME,
     ReusedVec::NAME,
@@ -190,16 +197,21 @@ impl Contender for FreshVec {
     }
 }
 
-/// tickarena's upload arena (`tickarena::gpu`): the instances pushed one
-/// by one straight into mapped staging memory, the size not given; its
-/// default settings (1 MiB chunks, 2 frames in flight).
-pub struct UploadArena {
+/// tickarena's upload arena (`tickarena::gpu`), its default settings
+/// (1 MiB chunks, 2 frames in flight): the instances written straight
+/// into mapped staging memory, the size not given. `PUSH`: one `push` per
+/// instance; otherwise `extend` from an iterator (which the arena writes
+/// in batches of 32, never asking its length).
+pub struct UploadArena<const PUSH: bool = false> {
     arena: tickarena::gpu::UploadArena,
     count: fn() -> u64,
     own_allocations: u64,
 }
 
-impl UploadArena {
+/// The arena, one `push` per instance.
+pub type UploadArenaPush = UploadArena<true>;
+
+impl<const PUSH: bool> UploadArena<PUSH> {
     /// `count` reads the calling thread's heap allocations (the benches,
     /// which do not count, pass `|| 0`).
     pub fn with_counter(gpu: &Gpu, _instances: u32, count: fn() -> u64) -> Self {
@@ -211,8 +223,8 @@ impl UploadArena {
     }
 }
 
-impl Contender for UploadArena {
-    const NAME: &'static str = "arena";
+impl<const PUSH: bool> Contender for UploadArena<PUSH> {
+    const NAME: &'static str = if PUSH { "arena_push" } else { "arena" };
 
     fn new(gpu: &Gpu, instances: u32) -> Self {
         UploadArena::with_counter(gpu, instances, || 0)
@@ -227,9 +239,15 @@ impl Contender for UploadArena {
             .begin_frame()
             .expect("a frame of the upload arena");
         let mut instances = frame.upload::<Instance>().expect("an upload");
-        for i in 0..n {
+        if PUSH {
+            for i in 0..n {
+                instances
+                    .push(Instance::from_index(i))
+                    .expect("room for the frame");
+            }
+        } else {
             instances
-                .push(Instance::from_index(i))
+                .extend((0..n).map(Instance::from_index))
                 .expect("room for the frame");
         }
         let instances = instances.finish();
@@ -247,5 +265,9 @@ impl Contender for UploadArena {
 
     fn buffers_created(&self) -> Option<u64> {
         Some(self.arena.stats().buffers_created)
+    }
+
+    fn details(&self) -> Option<String> {
+        Some(format!("{:?}", self.arena.stats()))
     }
 }

@@ -30,8 +30,7 @@ impl Gpu {
                 instance.request_adapter(&wgpu::RequestAdapterOptions {
                     power_preference: wgpu::PowerPreference::from_env()
                         .unwrap_or(wgpu::PowerPreference::HighPerformance),
-                    force_fallback_adapter: false,
-                    compatible_surface: None,
+                    ..Default::default()
                 }),
             )
             .map_err(|error| {

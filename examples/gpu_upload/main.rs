@@ -36,7 +36,9 @@ mod pinned_cpu;
 mod contenders;
 mod gpu;
 
-use contenders::{Belt, Contender, FreshVec, NAMES, ReusedVec, UploadArena, WriteBufferWith};
+use contenders::{
+    Belt, Contender, FreshVec, NAMES, ReusedVec, UploadArena, UploadArenaPush, WriteBufferWith,
+};
 use counting_alloc::{ThreadCounting, thread_allocations};
 use flags::Flags;
 use gpu::{Gpu, InFlight};
@@ -152,41 +154,51 @@ fn parent(settings: Settings, pairs: usize) {
             count(allocations)
         );
     }
-    println!(
-        "instances per frame: {} (32 B each), {} frames, adapter: {adapter}",
-        settings.instances, settings.frames
-    );
-    let ratio = |other: usize| {
-        let mut ratios: Vec<f64> = runs[0]
+    let ratio = |arena: usize, other: usize| {
+        let mut ratios: Vec<f64> = runs[arena]
             .iter()
             .zip(&runs[other])
             .map(|(arena, other)| arena.cpu_us / other.cpu_us)
             .collect();
         let middle = median(&mut ratios);
-        format!(
-            "{middle:.2}× ({:.2}–{:.2})",
-            ratios[0],
-            ratios[ratios.len() - 1]
-        )
+        (middle, ratios[0], ratios[ratios.len() - 1])
     };
-    let with = NAMES
-        .iter()
-        .position(|&n| n == WriteBufferWith::NAME)
-        .unwrap();
-    let belt = NAMES.iter().position(|&n| n == Belt::NAME).unwrap();
-    let reused = NAMES.iter().position(|&n| n == ReusedVec::NAME).unwrap();
-    let (own, ..) = per_contender(0, |run| run.own_allocations);
-    let (whole, ..) = per_contender(0, |run| run.allocations);
-    let (buffers, ..) = per_contender(0, |run| run.buffers);
-    let with = ratio(with);
-    let (r, rest) = with.split_once(' ').unwrap();
+    let position = |name: &str| NAMES.iter().position(|&n| n == name).unwrap();
+    let arena = position(UploadArena::<false>::NAME);
+    let push = position(UploadArenaPush::NAME);
+    let with = position(WriteBufferWith::NAME);
+    let belt = position(Belt::NAME);
+    let reused = position(ReusedVec::NAME);
+    let fresh = position(FreshVec::NAME);
+    // The arena with one `push` per instance, beside the lines below
+    // (which are the arena's `extend`).
+    for (other, name) in [
+        (with, "write_buffer_with"),
+        (belt, "staging belt"),
+        (reused, "reused Vec + write_buffer"),
+        (fresh, "fresh Vec + write_buffer"),
+    ] {
+        let (middle, low, high) = ratio(push, other);
+        println!("arena_push vs {name}: {middle:.2}× ({low:.2}–{high:.2})");
+    }
+    let (middle, low, high) = ratio(arena, fresh);
+    println!("arena vs fresh Vec + write_buffer: {middle:.2}× ({low:.2}–{high:.2})");
     println!(
-        "arena vs write_buffer_with: {r} (arena CPU per frame ÷ write_buffer_with's, median of \
-         {pairs} alternating pairs; {}",
-        rest.trim_start_matches('(')
+        "instances per frame: {} (32 B each), {} frames, adapter: {adapter}",
+        settings.instances, settings.frames
     );
-    println!("arena vs staging belt: {}", ratio(belt));
-    println!("arena vs reused Vec + write_buffer: {}", ratio(reused));
+    let (middle, low, high) = ratio(arena, with);
+    println!(
+        "arena vs write_buffer_with: {middle:.2}× (arena CPU per frame ÷ write_buffer_with's, \
+         median of {pairs} alternating pairs; {low:.2}–{high:.2})"
+    );
+    let (middle, low, high) = ratio(arena, belt);
+    println!("arena vs staging belt: {middle:.2}× ({low:.2}–{high:.2})");
+    let (middle, low, high) = ratio(arena, reused);
+    println!("arena vs reused Vec + write_buffer: {middle:.2}× ({low:.2}–{high:.2})");
+    let (own, ..) = per_contender(arena, |run| run.own_allocations);
+    let (whole, ..) = per_contender(arena, |run| run.allocations);
+    let (buffers, ..) = per_contender(arena, |run| run.buffers);
     println!(
         "tickarena heap allocations per steady frame: {} (counted around tickarena's calls; the \
          whole frame, wgpu's submit included: {})",
@@ -262,10 +274,15 @@ fn child(name: &str, settings: Settings) {
     });
     println!("adapter: {}", gpu.adapter());
     let measured = match name {
-        UploadArena::NAME => measure(
+        UploadArenaPush::NAME => measure(
             &gpu,
             settings,
-            UploadArena::with_counter(&gpu, settings.instances, thread_allocations),
+            UploadArenaPush::with_counter(&gpu, settings.instances, thread_allocations),
+        ),
+        UploadArena::<false>::NAME => measure(
+            &gpu,
+            settings,
+            UploadArena::<false>::with_counter(&gpu, settings.instances, thread_allocations),
         ),
         WriteBufferWith::NAME => measure(
             &gpu,
@@ -313,6 +330,9 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
         _ => -1.0,
     };
     in_flight.drain(gpu);
+    if let Some(details) = contender.details() {
+        println!("details: {details}");
+    }
     Measured {
         cpu_us: median(&mut cpu_ns) as f64 / 1000.0,
         allocations,
