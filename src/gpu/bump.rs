@@ -83,6 +83,9 @@ struct Open {
     unit: u64,
     /// Where its segment in the current chunk began.
     segment_start: u64,
+    /// The end of that segment's room: whole units from `segment_start`
+    /// that fit in the chunk (kept, so that a write needs no division).
+    limit: u64,
     /// Index of its first segment in the frame's table.
     first_segment: usize,
     /// Bytes written, no padding.
@@ -149,6 +152,7 @@ impl Bump {
             elem,
             unit,
             segment_start: self.top,
+            limit: self.top + (self.chunk_size - self.top) / unit * unit,
             first_segment: segments_len,
             len: 0,
         });
@@ -160,6 +164,29 @@ impl Bump {
     /// elements that fitted before it stay written.
     #[inline]
     pub(crate) fn write<C: Chunks>(
+        &mut self,
+        chunks: &mut C,
+        segments: &mut Vec<Segment>,
+        bytes: &[u8],
+    ) -> Result<(), BumpError<C::Error>> {
+        // The common case, inlined: the bytes fit in the open segment, one
+        // write of the caller's length (a constant where `push` inlines).
+        if let Some(open) = &mut self.open {
+            let len = bytes.len() as u64;
+            if self.opened > 0 && len <= open.limit - self.top {
+                chunks.write(self.chunk, self.top, bytes);
+                self.top += len;
+                open.len += len;
+                return Ok(());
+            }
+        }
+        self.write_on(chunks, segments, bytes)
+    }
+
+    /// [`write`](Self::write) past the fast case: the first write of the
+    /// frame (its first chunk opened), or one that crosses a chunk's end.
+    #[inline(never)]
+    fn write_on<C: Chunks>(
         &mut self,
         chunks: &mut C,
         segments: &mut Vec<Segment>,
@@ -180,10 +207,9 @@ impl Bump {
             self.opened = 1;
         }
         while !bytes.is_empty() {
-            // Whole units from the segment's start that fit in the chunk:
-            // the bytes up to there are free for this upload.
-            let room = (self.chunk_size - open.segment_start) / open.unit * open.unit;
-            let free = open.segment_start + room - self.top;
+            // Whole units from the segment's start that fit in the chunk
+            // (up to `open.limit`) are free for this upload.
+            let free = open.limit - self.top;
             let n = free.min(bytes.len() as u64);
             if n > 0 {
                 let (now, rest) = bytes.split_at(n as usize);
@@ -215,6 +241,7 @@ impl Bump {
             self.chunk = next;
             self.top = 0;
             open.segment_start = 0;
+            open.limit = self.chunk_size / open.unit * open.unit;
         }
         self.open = Some(open);
         Ok(())

@@ -575,6 +575,7 @@ fn convert(error: BumpError<UploadError>, _size: u64) -> UploadError {
 }
 
 impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
+    #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), UploadError> {
         let (bump, segments, mut staging) = self.frame.arena.parts(self.frame.slot);
         bump.write(&mut staging, segments, bytes)
