@@ -69,6 +69,12 @@
 
 pub(crate) mod bump;
 
+/// The wgpu this module is built on (30), so that your buffers and
+/// encoders are its types.
+#[cfg(feature = "wgpu")]
+#[doc(no_inline)]
+pub use wgpu;
+
 #[cfg(feature = "wgpu")]
 mod arena;
 #[cfg(feature = "wgpu")]

@@ -168,7 +168,8 @@ pub struct UploadArena {
     pub(super) id: u64,
     pub(super) stats: UploadStats,
     retention: Retention,
-    /// Chunks each slot keeps, as retention last decided.
+    /// Chunks each slot keeps, as retention last decided (all of them
+    /// until the first window ends).
     keep_chunks: usize,
     pub(super) history: FrameHistory,
     pub(super) budgets: Budgets,
@@ -176,6 +177,8 @@ pub struct UploadArena {
     pub(super) budget_table: TagBytes,
     /// A frame dropped without `finish`, to report.
     pub(super) abandoned: Option<u64>,
+    /// The device was found lost: every frame from now on says so.
+    lost: bool,
 }
 
 impl UploadArena {
@@ -213,7 +216,7 @@ impl UploadArena {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             stats: UploadStats::default(),
             retention: Retention::new(config.retain as usize, config.release_after),
-            keep_chunks: 0,
+            keep_chunks: usize::MAX,
             history: FrameHistory::with_capacity(config.history),
             budgets: Budgets::new(
                 config.budget_policy,
@@ -221,6 +224,7 @@ impl UploadArena {
             ),
             budget_table: TagBytes::default(),
             abandoned: None,
+            lost: false,
         }
     }
 
@@ -283,6 +287,9 @@ impl UploadArena {
     }
 
     fn begin(&mut self, wait: bool) -> Result<UploadFrame<'_>, UploadError> {
+        if self.lost {
+            return Err(UploadError::DeviceLost);
+        }
         if let Some(frame) = self.abandoned.take() {
             return Err(UploadError::NotSubmitted { frame });
         }
@@ -382,6 +389,7 @@ impl UploadArena {
                 device: &self.device,
                 config: &self.config,
                 stats: &mut self.stats,
+                lost: &mut self.lost,
             },
         )
     }

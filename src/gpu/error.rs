@@ -44,8 +44,11 @@ pub enum UploadError {
     /// used it. The chunk is dropped (its buffer destroyed); the next frame
     /// makes a new one.
     MapFailed,
-    /// The device is lost (destroyed, reset, or the driver gone): its
-    /// staging chunks are gone with it. Make a new device and a new arena.
+    /// The device is lost (destroyed, reset, or the driver gone): a new
+    /// staging chunk could not be mapped. Every later frame says so too.
+    /// Make a new device and a new arena. (A lost device's first sign may
+    /// be a [`MapFailed`](Self::MapFailed): wgpu's map callback does not
+    /// say why a map failed.)
     DeviceLost,
     /// A frame's staging memory was never submitted: the frame was dropped
     /// without [`UploadFrame::finish`](super::UploadFrame::finish), or the

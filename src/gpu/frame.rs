@@ -334,7 +334,7 @@ impl<'a> UploadFrame<'a> {
     pub fn segments<'f>(
         &'f self,
         upload: &Upload<'a>,
-    ) -> Result<impl ExactSizeIterator<Item = UploadSegment<'f>> + 'f, UploadError> {
+    ) -> Result<impl ExactSizeIterator<Item = UploadSegment<'f>> + use<'f>, UploadError> {
         if upload.arena != self.arena.id || upload.frame != self.number {
             return Err(UploadError::ForeignUpload);
         }
@@ -528,20 +528,40 @@ pub(super) struct Staging<'s> {
     pub(super) device: &'s wgpu::Device,
     pub(super) config: &'s UploadConfig,
     pub(super) stats: &'s mut UploadStats,
+    pub(super) lost: &'s mut bool,
 }
 
 impl Chunks for Staging<'_> {
     type Error = UploadError;
 
     fn open(&mut self, index: usize) -> Result<(), UploadError> {
-        if index >= self.chunks.len() {
+        let fresh = index >= self.chunks.len();
+        if fresh {
             make_chunk(self)?;
         }
         let chunk = &mut self.chunks[index];
         if chunk.view.is_none() {
             match chunk.buffer.get_mapped_range_mut(..) {
                 Ok(view) => chunk.view = Some(view),
-                Err(_) => return Err(UploadError::MapFailed),
+                // A buffer made mapped that is not: its device is gone
+                // (wgpu makes buffers of a lost device as invalid ones).
+                Err(_) if fresh => {
+                    if let Some(chunk) = self.chunks.pop() {
+                        chunk.buffer.destroy();
+                        self.stats.buffers_destroyed += 1;
+                    }
+                    *self.lost = true;
+                    return Err(UploadError::DeviceLost);
+                }
+                // Not mapped as its callback said: dropped, so that the
+                // next try makes a new chunk (none after it is open yet).
+                Err(_) => {
+                    let chunk = self.chunks.remove(index);
+                    drop(chunk.view);
+                    chunk.buffer.destroy();
+                    self.stats.buffers_destroyed += 1;
+                    return Err(UploadError::MapFailed);
+                }
             }
         }
         Ok(())
