@@ -17,6 +17,10 @@ use criterion::{
     BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
 
+#[allow(
+    dead_code,
+    reason = "the example's counts and names, which the bench does not print"
+)]
 #[path = "../examples/gpu_upload/contenders.rs"]
 mod contenders;
 #[path = "../examples/gpu_upload/gpu.rs"]
