@@ -81,7 +81,7 @@ mod arena;
 mod error;
 #[cfg(feature = "wgpu")]
 mod frame;
-#[cfg(feature = "wgpu")]
+#[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
 mod signal;
 
 #[cfg(feature = "wgpu")]

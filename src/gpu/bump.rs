@@ -17,6 +17,7 @@
 
 #![forbid(unsafe_code)]
 
+use alloc::vec::Vec;
 use core::ops::Range;
 
 /// wgpu's `COPY_BUFFER_ALIGNMENT`: copies start and end on multiples of 4.

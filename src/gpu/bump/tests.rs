@@ -185,7 +185,9 @@ fn a_refused_chunk_is_an_error_and_the_elements_before_stay() {
         .unwrap_err();
     assert_eq!(error, BumpError::Chunk(Full));
     assert_eq!(bump.open_len(), 16);
+    assert!(bump.is_open(), "still open: the caller closes it");
     let (range, len) = bump.close(&mut chunks, &mut segments);
+    assert!(!bump.is_open());
     assert_eq!(len, 16);
     assert_eq!(chunks.read(&segments[range]), [3; 16]);
 }
