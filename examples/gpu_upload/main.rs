@@ -1,26 +1,32 @@
-//! A frame's instance data on its way to the GPU, five ways: tickarena's
-//! upload arena (`tickarena::gpu`), a reused `Vec` + `queue.write_buffer`,
-//! a fresh `Vec` + `write_buffer`, `queue.write_buffer_with` and
-//! `wgpu::util::StagingBelt`. Each frame builds N instances of 32 bytes
-//! from their index, uploads them into a GPU buffer and submits the frame,
-//! with two frames in flight. The last two are told the frame's size in
-//! advance (their APIs need it); the arena and the `Vec`s are not.
+//! A frame's instance data on its way to the GPU, several ways:
+//! tickarena's upload arena (`tickarena::gpu`) with `extend` from an
+//! iterator (`arena`) and with one `push` per instance (`arena_push`), a
+//! reused `Vec` + `queue.write_buffer`, a fresh `Vec` + `write_buffer`,
+//! `queue.write_buffer_with` and `wgpu::util::StagingBelt`. Each frame
+//! builds N instances of 32 bytes from their index, uploads them into a
+//! GPU buffer and submits the frame, with two frames in flight. The last
+//! two are told the frame's size in advance (their APIs need it); the
+//! arena and the `Vec`s are not.
 //!
 //! ```sh
 //! cargo run --release --features wgpu-vulkan --example gpu_upload -- --instances 10000 --frames 600
 //! ```
 //!
-//! runs each contender in a process of its own (the example runs itself
-//! with `--contender NAME`), pinned to one core (`--cpu N`, or `--no-pin`),
-//! `--pairs P` times (default 5), in alternating order (the arena first,
-//! then the arena last), and measures each frame's thread CPU time over
-//! `--frames F` steady frames per process after `--warm-up W` (default
-//! 60). It prints each contender's median, then the ratio of the arena's
-//! median to each other's, paired process by process: the median of the
-//! pairs' ratios, lowest–highest. Heap allocations are counted by a
+//! (`wgpu-vulkan`: the feature `wgpu` alone compiles no wgpu backend.)
+//! It runs each contender in a process of its own (the example runs
+//! itself with `--contender NAME`), pinned to one core (`--cpu N`, default
+//! 1, or `--no-pin`), `--pairs P` times (default 5), in alternating order
+//! (the arena first, then the arena last), and measures each frame's
+//! thread CPU time over `--frames F` steady frames per process after
+//! `--warm-up W` (default 60). It prints each contender's median, then
+//! the ratio of the arena's median to each other's, paired process by
+//! process: the median of the pairs' ratios, lowest–highest; the last six
+//! lines are the `arena`'s (`extend`). Heap allocations are counted by a
 //! counting global allocator (this thread's), around tickarena's calls
-//! alone and around the whole frame (wgpu's submit and poll included);
-//! buffers created are the arena's own count (`UploadStats`).
+//! alone (`begin_frame` to `finish`: wgpu's allocations inside them
+//! count) and around the whole frame (wgpu's submit and poll included);
+//! buffers created are the arena's own count
+//! (`UploadStats::buffers_created`).
 //!
 //! The adapter is wgpu's first (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME`
 //! choose; `--adapter` prints it and exits); without one the example says
