@@ -84,8 +84,9 @@ struct Open {
     unit: u64,
     /// Where its segment in the current chunk began.
     segment_start: u64,
-    /// The end of that segment's room: whole units from `segment_start`
-    /// that fit in the chunk (kept, so that a write needs no division).
+    /// The end of the whole units from `segment_start` that fit in the
+    /// chunk: the bytes up to it are free for this upload (computed once
+    /// per segment, so that a write makes no division).
     limit: u64,
     /// Index of its first segment in the frame's table.
     first_segment: usize,
@@ -175,11 +176,28 @@ impl Bump {
             elem,
             unit,
             segment_start: self.top,
-            limit: self.top + (self.chunk_size - self.top) / unit * unit,
+            limit: units_end(self.top, unit, self.chunk_size),
             first_segment: segments_len,
             len: 0,
         });
         Ok(())
+    }
+
+    /// The fast path of a write of `n` bytes (whole elements of the open
+    /// upload) that fits in the current chunk's room: the top moves, and
+    /// the caller writes the bytes at the chunk and offset returned.
+    /// `None` (nothing moved) when it does not fit, or no chunk is open
+    /// yet: then [`write`](Self::write).
+    #[inline(always)]
+    pub(crate) fn bump_in_place(&mut self, n: u64) -> Option<(usize, u64)> {
+        let open = self.open.as_mut()?;
+        if self.opened == 0 || self.top + n > open.limit {
+            return None;
+        }
+        let at = self.top;
+        self.top += n;
+        open.len += n;
+        Some((self.chunk, at))
     }
 
     /// Writes `bytes` (whole elements of the open upload) at the top,
@@ -187,29 +205,6 @@ impl Bump {
     /// elements that fitted before it stay written.
     #[inline]
     pub(crate) fn write<C: Chunks>(
-        &mut self,
-        chunks: &mut C,
-        segments: &mut Vec<Segment>,
-        bytes: &[u8],
-    ) -> Result<(), BumpError<C::Error>> {
-        // The common case, inlined: the bytes fit in the open segment, one
-        // write of the caller's length (a constant where `push` inlines).
-        if let Some(open) = &mut self.open {
-            let len = bytes.len() as u64;
-            if self.opened > 0 && len <= open.limit - self.top {
-                chunks.write(self.chunk, self.top, bytes);
-                self.top += len;
-                open.len += len;
-                return Ok(());
-            }
-        }
-        self.write_on(chunks, segments, bytes)
-    }
-
-    /// [`write`](Self::write) past the fast case: the first write of the
-    /// frame (its first chunk opened), or one that crosses a chunk's end.
-    #[inline(never)]
-    fn write_on<C: Chunks>(
         &mut self,
         chunks: &mut C,
         segments: &mut Vec<Segment>,
@@ -230,8 +225,6 @@ impl Bump {
             self.opened = 1;
         }
         while !bytes.is_empty() {
-            // Whole units from the segment's start that fit in the chunk
-            // (up to `open.limit`) are free for this upload.
             let free = open.limit - self.top;
             let n = free.min(bytes.len() as u64);
             if n > 0 {
@@ -264,7 +257,7 @@ impl Bump {
             self.chunk = next;
             self.top = 0;
             open.segment_start = 0;
-            open.limit = self.chunk_size / open.unit * open.unit;
+            open.limit = units_end(0, open.unit, self.chunk_size);
         }
         self.open = Some(open);
         Ok(())
@@ -301,6 +294,12 @@ impl Bump {
         self.top = end;
         (open.first_segment..segments.len(), open.len)
     }
+}
+
+/// The end of the whole units of `unit` bytes from `start` that fit in a
+/// chunk of `chunk_size` bytes.
+const fn units_end(start: u64, unit: u64, chunk_size: u64) -> u64 {
+    start + (chunk_size - start) / unit * unit
 }
 
 const fn gcd(mut a: u64, mut b: u64) -> u64 {
