@@ -378,6 +378,7 @@ impl UploadArena {
 
     /// Slot `index`'s bump pointer, segment table and chunks, borrowed
     /// apart.
+    #[inline]
     pub(super) fn parts(&mut self, index: usize) -> (&mut Bump, &mut Vec<Segment>, Staging<'_>) {
         let slot = &mut self.slots[index];
         (

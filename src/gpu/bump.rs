@@ -138,6 +138,28 @@ impl Bump {
         self.open.is_some()
     }
 
+    /// The open upload's room at the top of its segment, once its chunk
+    /// is opened: the chunk, the offset of the top, and the bytes free
+    /// there (whole elements: the segment's room is whole units).
+    #[inline]
+    pub(crate) fn room(&self) -> Option<(usize, u64, u64)> {
+        let open = self.open.as_ref()?;
+        (self.opened > 0).then(|| (self.chunk, self.top, open.limit - self.top))
+    }
+
+    /// Records `n` bytes written at the top, within [`room`](Self::room).
+    #[inline]
+    pub(crate) fn advance(&mut self, n: u64) {
+        debug_assert!(
+            self.room().is_some_and(|(_, _, free)| n <= free),
+            "expected {n} bytes within the open segment's room"
+        );
+        if let Some(open) = &mut self.open {
+            self.top += n;
+            open.len += n;
+        }
+    }
+
     /// Opens an upload of elements of `elem` bytes (at least 1) at the
     /// top. An open upload must be closed first.
     pub(crate) fn begin<E>(&mut self, elem: u64, segments_len: usize) -> Result<(), BumpError<E>> {

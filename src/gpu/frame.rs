@@ -595,6 +595,7 @@ fn convert(error: BumpError<UploadError>, _size: u64) -> UploadError {
 }
 
 impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
+    #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), UploadError> {
         let (bump, segments, mut staging) = self.frame.arena.parts(self.frame.slot);
         bump.write(&mut staging, segments, bytes)
@@ -657,8 +658,10 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
         self.write_bytes(bytemuck::cast_slice(values))
     }
 
-    /// Appends the elements of `values`, written in batches of a few
-    /// hundred bytes (built on the stack, then copied in one write).
+    /// Appends the elements of `values`, each written straight into the
+    /// open segment's room as the iterator yields it (one pass, no copy on
+    /// the way); at a segment's end one element goes the way of
+    /// [`push`](Self::push), which opens the next chunk.
     ///
     /// # Errors
     ///
@@ -676,24 +679,39 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// assert_eq!(v.finish().bytes(), 4000);
     /// ```
     pub fn extend(&mut self, values: impl IntoIterator<Item = T>) -> Result<(), UploadError> {
-        const BATCH: usize = 32;
-        if core::mem::size_of::<T>() > 64 {
-            for value in values {
+        let size = core::mem::size_of::<T>();
+        let mut values = values.into_iter();
+        loop {
+            let (bump, _, staging) = self.frame.arena.parts(self.frame.slot);
+            let room = bump.room();
+            let fits = match room {
+                Some((_, _, free)) if size > 0 => (free / size as u64) as usize,
+                _ => 0,
+            };
+            let view = room.and_then(|(chunk, _, _)| staging.chunks[chunk].view.as_mut());
+            let (Some((_, top, _)), Some(view), true) = (room, view, fits > 0) else {
+                // No chunk opened yet, a full segment, or no bytes per
+                // element: one element the slow way.
+                let Some(value) = values.next() else {
+                    return Ok(());
+                };
                 self.push(value)?;
+                continue;
+            };
+            let top = top as usize;
+            let mut window = view.slice(top..top + fits * size);
+            let mut written = 0;
+            for value in values.by_ref().take(fits) {
+                window
+                    .slice(written * size..(written + 1) * size)
+                    .copy_from_slice(bytemuck::bytes_of(&value));
+                written += 1;
             }
-            return Ok(());
-        }
-        let mut batch = [T::zeroed(); BATCH];
-        let mut n = 0;
-        for value in values {
-            batch[n] = value;
-            n += 1;
-            if n == BATCH {
-                self.extend_from_slice(&batch)?;
-                n = 0;
+            bump.advance((written * size) as u64);
+            if written < fits {
+                return Ok(());
             }
         }
-        self.extend_from_slice(&batch[..n])
     }
 
     /// Elements written so far.

@@ -355,3 +355,42 @@ proptest! {
         }
     }
 }
+
+/// The way `UploadWriter::extend` writes: one element through `write`
+/// where there is no room (no chunk opened yet, a full segment), else
+/// straight into the room at the top and `advance`. The same segments and
+/// bytes as one write of everything.
+#[test]
+fn writes_into_the_room_then_advance_match_one_write() {
+    // Elements of 12 bytes (a unit of 12) in chunks of 40: 36 bytes of
+    // room per segment, so the upload crosses three chunk ends.
+    let data: Vec<u8> = (0..120).collect();
+    let (mut one, mut one_chunks, mut one_segments) =
+        (Bump::new(40), Buffers::new(40, 8), Vec::new());
+    let (one_range, one_len) = upload(&mut one, &mut one_chunks, &mut one_segments, 12, &data);
+
+    let (mut bump, mut chunks, mut segments) = (Bump::new(40), Buffers::new(40, 8), Vec::new());
+    bump.begin::<Full>(12, 0).unwrap();
+    assert_eq!(bump.room(), None, "no chunk opened yet");
+    let mut rest = &data[..];
+    while !rest.is_empty() {
+        match bump.room() {
+            Some((chunk, top, free)) if free >= 12 => {
+                assert_eq!(free % 12, 0, "the room holds whole elements");
+                let n = (free as usize).min(rest.len());
+                chunks.write(chunk, top, &rest[..n]);
+                bump.advance(n as u64);
+                rest = &rest[n..];
+            }
+            _ => {
+                bump.write(&mut chunks, &mut segments, &rest[..12]).unwrap();
+                rest = &rest[12..];
+            }
+        }
+    }
+    let (range, len) = bump.close(&mut chunks, &mut segments);
+    assert_eq!((range, len), (one_range, one_len));
+    assert_eq!(segments, one_segments);
+    assert_eq!(chunks.read(&segments), one_chunks.read(&one_segments));
+    assert_eq!(chunks.read(&segments)[..120], data[..]);
+}

@@ -1,0 +1,273 @@
+//! The five ways a frame's instances reach the GPU: each builds `n`
+//! instances from their index, uploads them into the destination buffer
+//! and submits the frame. `queue.write_buffer_with` and `StagingBelt` are
+//! told the frame's size before it is built (they cannot be used without
+//! it); tickarena's upload arena and the `Vec`s are not: they grow as the
+//! instances are pushed, one at a time.
+//!
+//! Shared by `examples/gpu_upload` and `benches/gpu_upload.rs`.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::gpu::Gpu;
+
+/// One instance of a sprite, 32 bytes, as a renderer's vertex buffer
+/// holds it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct Instance {
+    pub position: [f32; 2],
+    pub velocity: [f32; 2],
+    pub size: f32,
+    pub rotation: f32,
+    pub color: u32,
+    pub id: u32,
+}
+
+const _: () = assert!(size_of::<Instance>() == 32);
+
+impl Instance {
+    /// Instance `i`, built cheaply (a few multiplications): the data is
+    /// not the point, its way to the GPU is.
+    #[inline]
+    pub fn from_index(i: u32) -> Instance {
+        let f = i as f32;
+        Instance {
+            position: [f * 0.5, f * 0.25],
+            velocity: [1.0, -1.0],
+            size: 1.0 + (i & 7) as f32,
+            rotation: f * 0.01,
+            color: i.wrapping_mul(0x9E37_79B9),
+            id: i,
+        }
+    }
+}
+
+/// One way to upload a frame.
+pub trait Contender: Sized {
+    /// The contender's name on the command line and in the output.
+    const NAME: &'static str;
+
+    fn new(gpu: &Gpu, instances: u32) -> Self;
+
+    /// Builds `n` instances, uploads them into `dst` (from offset 0) and
+    /// submits the frame.
+    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex;
+
+    /// tickarena's own heap allocations so far, counted around its calls
+    /// with `count` (the calling thread's allocations); 0 for the others.
+    fn own_allocations(&self) -> u64 {
+        0
+    }
+
+    /// Staging buffers the contender created so far, where it counts
+    /// them (tickarena's arena does); `None` where it does not say.
+    fn buffers_created(&self) -> Option<u64> {
+        None
+    }
+
+    /// What the contender says of itself after its frames (the arena's
+    /// statistics).
+    fn details(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The names of the contenders, in the order the example runs them.
+pub const NAMES: [&str; 6] = [
+    UploadArena::<false>::NAME,
+    UploadArenaPush::NAME,
+    WriteBufferWith::NAME,
+    Belt::NAME,
+    ReusedVec::NAME,
+    FreshVec::NAME,
+];
+
+/// Writes instances `0..n` into mapped memory, whose length is `n`
+/// instances, through wgpu's write-only view.
+fn write_instances(out: wgpu::WriteOnly<'_, [u8]>, n: u32) {
+    let (slots, rest) = out.into_chunks::<{ size_of::<Instance>() }>();
+    debug_assert!(rest.is_empty());
+    slots.write_iter((0..n).map(|i| bytemuck::cast(Instance::from_index(i))));
+}
+
+fn bytes(n: u32) -> wgpu::BufferSize {
+    wgpu::BufferSize::new(u64::from(n) * size_of::<Instance>() as u64)
+        .expect("at least one instance")
+}
+
+fn submit(gpu: &Gpu, encoder: wgpu::CommandEncoder) -> wgpu::SubmissionIndex {
+    gpu.queue.submit([encoder.finish()])
+}
+
+fn encoder(gpu: &Gpu) -> wgpu::CommandEncoder {
+    gpu.device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
+}
+
+/// `queue.write_buffer_with`: wgpu's staging memory, mapped, the size
+/// given first.
+pub struct WriteBufferWith;
+
+impl Contender for WriteBufferWith {
+    const NAME: &'static str = "write_buffer_with";
+
+    fn new(_: &Gpu, _: u32) -> Self {
+        WriteBufferWith
+    }
+
+    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+        let mut view = gpu
+            .queue
+            .write_buffer_with(dst, 0, bytes(n))
+            .expect("a write within the destination");
+        write_instances(view.slice(..), n);
+        drop(view);
+        submit(gpu, encoder(gpu))
+    }
+}
+
+/// `wgpu::util::StagingBelt`, its chunks the frame's size (given in
+/// advance), recalled after each submit.
+pub struct Belt(wgpu::util::StagingBelt);
+
+impl Contender for Belt {
+    const NAME: &'static str = "staging_belt";
+
+    fn new(gpu: &Gpu, instances: u32) -> Self {
+        Belt(wgpu::util::StagingBelt::new(
+            gpu.device.clone(),
+            bytes(instances).get(),
+        ))
+    }
+
+    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+        let mut encoder = encoder(gpu);
+        let mut view = self.0.write_buffer(&mut encoder, dst, 0, bytes(n));
+        write_instances(view.slice(..), n);
+        drop(view);
+        self.0.finish();
+        let index = submit(gpu, encoder);
+        self.0.recall();
+        index
+    }
+}
+
+/// A `Vec` kept across frames, cleared and filled, then
+/// `queue.write_buffer` (which copies it into wgpu's staging memory).
+pub struct ReusedVec(Vec<Instance>);
+
+impl Contender for ReusedVec {
+    const NAME: &'static str = "reused_vec";
+
+    fn new(_: &Gpu, _: u32) -> Self {
+        ReusedVec(Vec::new())
+    }
+
+    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+        self.0.clear();
+        for i in 0..n {
+            self.0.push(Instance::from_index(i));
+        }
+        gpu.queue
+            .write_buffer(dst, 0, bytemuck::cast_slice(&self.0));
+        submit(gpu, encoder(gpu))
+    }
+}
+
+/// A new `Vec` each frame, grown as it is filled, then
+/// `queue.write_buffer`.
+pub struct FreshVec;
+
+impl Contender for FreshVec {
+    const NAME: &'static str = "fresh_vec";
+
+    fn new(_: &Gpu, _: u32) -> Self {
+        FreshVec
+    }
+
+    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+        let mut instances = Vec::new();
+        for i in 0..n {
+            instances.push(Instance::from_index(i));
+        }
+        gpu.queue
+            .write_buffer(dst, 0, bytemuck::cast_slice(&instances));
+        submit(gpu, encoder(gpu))
+    }
+}
+
+/// tickarena's upload arena (`tickarena::gpu`), its default settings
+/// (1 MiB chunks, 2 frames in flight): the instances written straight
+/// into mapped staging memory, the size not given. `PUSH`: one `push` per
+/// instance; otherwise `extend` from an iterator (which the arena writes
+/// in batches of 32, never asking its length).
+pub struct UploadArena<const PUSH: bool = false> {
+    arena: tickarena::gpu::UploadArena,
+    count: fn() -> u64,
+    own_allocations: u64,
+}
+
+/// The arena, one `push` per instance.
+pub type UploadArenaPush = UploadArena<true>;
+
+impl<const PUSH: bool> UploadArena<PUSH> {
+    /// `count` reads the calling thread's heap allocations (the benches,
+    /// which do not count, pass `|| 0`).
+    pub fn with_counter(gpu: &Gpu, _instances: u32, count: fn() -> u64) -> Self {
+        UploadArena {
+            arena: tickarena::gpu::UploadArena::new(&gpu.device, Default::default()),
+            count,
+            own_allocations: 0,
+        }
+    }
+}
+
+impl<const PUSH: bool> Contender for UploadArena<PUSH> {
+    const NAME: &'static str = if PUSH { "arena_push" } else { "arena" };
+
+    fn new(gpu: &Gpu, instances: u32) -> Self {
+        UploadArena::with_counter(gpu, instances, || 0)
+    }
+
+    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+        let mut encoder = encoder(gpu);
+        // tickarena's calls, from `begin_frame` to `finish`, counted.
+        let before = (self.count)();
+        let mut frame = self
+            .arena
+            .begin_frame()
+            .expect("a frame of the upload arena");
+        let mut instances = frame.upload::<Instance>().expect("an upload");
+        if PUSH {
+            for i in 0..n {
+                instances
+                    .push(Instance::from_index(i))
+                    .expect("room for the frame");
+            }
+        } else {
+            instances
+                .extend((0..n).map(Instance::from_index))
+                .expect("room for the frame");
+        }
+        let instances = instances.finish();
+        frame
+            .copy_to(&mut encoder, &instances, dst, 0)
+            .expect("a copy within the destination");
+        frame.finish(&encoder);
+        self.own_allocations += (self.count)() - before;
+        submit(gpu, encoder)
+    }
+
+    fn own_allocations(&self) -> u64 {
+        self.own_allocations
+    }
+
+    fn buffers_created(&self) -> Option<u64> {
+        Some(self.arena.stats().buffers_created)
+    }
+
+    fn details(&self) -> Option<String> {
+        Some(format!("{:?}", self.arena.stats()))
+    }
+}
