@@ -20,7 +20,7 @@ impl Gpu {
     pub fn new() -> Result<Gpu, String> {
         if wgpu::Instance::enabled_backend_features().is_empty() {
             return Err("this build of wgpu has no backend (build with the feature \
-                        `wgpu-vulkan`)"
+                        `wgpu`)"
                 .to_owned());
         }
         let instance =

@@ -9,10 +9,9 @@
 //! arena and the `Vec`s are not.
 //!
 //! ```sh
-//! cargo run --release --features wgpu-vulkan --example gpu_upload -- --instances 10000 --frames 600
+//! cargo run --release --features wgpu --example gpu_upload -- --instances 10000 --frames 600
 //! ```
 //!
-//! (`wgpu-vulkan`: the feature `wgpu` alone compiles no wgpu backend.)
 //! It runs each contender in a process of its own (the example runs
 //! itself with `--contender NAME`), pinned to one core (`--cpu N`, default
 //! 1, or `--no-pin`), `--pairs P` times (default 5), in alternating order
