@@ -1,0 +1,399 @@
+//! The wgpu renderer (feature `wgpu`): the scene as instanced quads, then
+//! the overlay (panel, help, chart), rasterized by the canvas into a
+//! premultiplied image the size of the window, drawn over it as one
+//! texture. Each frame's quads and overlay image are built on this
+//! (winit's) thread from the sealed render list it receives.
+
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+
+use winit::window::Window;
+
+use crate::canvas::Canvas;
+use crate::counting_alloc::thread_allocations;
+use crate::quads::Quad;
+use crate::scene::BACKGROUND;
+
+/// The shader's `Screen` uniform.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ScreenUniform {
+    size: [f32; 2],
+    srgb: u32,
+    _pad: u32,
+}
+
+/// Pixels in a row of the overlay texture: a multiple of 64, so that its
+/// rows are a multiple of `COPY_BYTES_PER_ROW_ALIGNMENT` (256 B) apart.
+fn padded_width(width: u32) -> u32 {
+    let per_row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT / 4;
+    width.div_ceil(per_row) * per_row
+}
+
+/// Waits for a wgpu future. Natively wgpu's adapter and device requests
+/// are ready when first polled; this is for the few of them at startup.
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut context = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut context) {
+            return value;
+        }
+        std::thread::yield_now();
+    }
+}
+
+/// The overlay image and its texture, sized to the window.
+struct Overlay {
+    /// Premultiplied BGRA pixels, `padded_width(width)` a row.
+    pixels: Vec<u32>,
+    texture: wgpu::Texture,
+    bind_group: wgpu::BindGroup,
+}
+
+pub struct GpuRenderer {
+    window: Arc<Window>,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    /// "ADAPTER, BACKEND".
+    description: String,
+    quad_pipeline: wgpu::RenderPipeline,
+    overlay_pipeline: wgpu::RenderPipeline,
+    bind_group_layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    /// The quads' instance buffer, and how many it holds.
+    instances: wgpu::Buffer,
+    instance_capacity: u64,
+    overlay: Option<Overlay>,
+    /// This frame's quads. TEMPORARY until the upload arena: a reused
+    /// `Vec` and `queue.write_buffer`.
+    quads: Vec<Quad>,
+}
+
+impl GpuRenderer {
+    /// A renderer drawing into `window`: the adapter wgpu picks for it
+    /// (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and the other variables of
+    /// wgpu's `from_env` choose otherwise).
+    pub fn new(window: &Arc<Window>) -> Result<GpuRenderer, String> {
+        let descriptor =
+            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(window.clone()));
+        let instance = wgpu::Instance::new(descriptor);
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|error| format!("no surface: {error}"))?;
+        let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            compatible_surface: Some(&surface),
+            ..Default::default()
+        }))
+        .map_err(|error| format!("no adapter: {error}"))?;
+        let info = adapter.get_info();
+        let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("window demo"),
+            required_limits: wgpu::Limits::downlevel_webgl2_defaults()
+                .using_resolution(adapter.limits()),
+            ..Default::default()
+        }))
+        .map_err(|error| format!("no device: {error}"))?;
+
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
+            .ok_or("the surface does not fit the adapter")?;
+        // The demo's colours are sRGB-encoded bytes: a plain format shows
+        // them as the canvas does; an sRGB one has the shader decode them.
+        let capabilities = surface.get_capabilities(&adapter);
+        if let Some(&plain) = capabilities.formats.iter().find(|format| !format.is_srgb()) {
+            config.format = plain;
+        }
+        // The window loop paces the frames; vsync would wait a second time.
+        config.present_mode = wgpu::PresentMode::AutoNoVsync;
+        config.desired_maximum_frame_latency = 2;
+        surface.configure(&device, &config);
+
+        let shader = device.create_shader_module(wgpu::include_wgsl!("quads.wgsl"));
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("screen and overlay"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("window demo"),
+            bind_group_layouts: &[Some(&bind_group_layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |label, vertex, fragment, buffers, blend| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some(vertex),
+                    compilation_options: Default::default(),
+                    buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleStrip,
+                    ..Default::default()
+                },
+                depth_stencil: None,
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some(fragment),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: config.format,
+                        blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let quad_layout = wgpu::VertexBufferLayout {
+            array_stride: size_of::<Quad>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![
+                0 => Float32x2, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Float32
+            ],
+        };
+        let quad_pipeline = pipeline(
+            "quads",
+            "quad_vertex",
+            "quad_fragment",
+            &[quad_layout],
+            None,
+        );
+        let overlay_pipeline = pipeline(
+            "overlay",
+            "overlay_vertex",
+            "overlay_fragment",
+            &[],
+            Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+        );
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("screen"),
+            size: size_of::<ScreenUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let instance_capacity = 1024;
+        let instances = Self::instance_buffer(&device, instance_capacity);
+        Ok(GpuRenderer {
+            window: window.clone(),
+            device,
+            queue,
+            surface,
+            config,
+            description: format!("{}, {}", info.name, info.backend),
+            quad_pipeline,
+            overlay_pipeline,
+            bind_group_layout,
+            uniform,
+            instances,
+            instance_capacity,
+            overlay: None,
+            quads: Vec::with_capacity(1024),
+        })
+    }
+
+    fn instance_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("quads"),
+            size: capacity * size_of::<Quad>() as u64,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// "ADAPTER, BACKEND", as wgpu names them.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Sizes the surface and the overlay to a `width` x `height` window
+    /// (nothing to do when they are that size already).
+    fn fit(&mut self, width: u32, height: u32) {
+        let fits = self.overlay.is_some()
+            && (self.config.width, self.config.height) == (width, height);
+        if fits {
+            return;
+        }
+        self.config.width = width;
+        self.config.height = height;
+        self.surface.configure(&self.device, &self.config);
+        let uniform = ScreenUniform {
+            size: [width as f32, height as f32],
+            srgb: u32::from(self.config.format.is_srgb()),
+            _pad: 0,
+        };
+        self.queue
+            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("overlay"),
+            size: wgpu::Extent3d {
+                width: padded_width(width),
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Bgra8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("screen and overlay"),
+            layout: &self.bind_group_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: self.uniform.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                },
+            ],
+        });
+        self.overlay = Some(Overlay {
+            pixels: vec![0; padded_width(width) as usize * height as usize],
+            texture,
+            bind_group,
+        });
+    }
+
+    /// Draws a frame in a `width` x `height` window: `build` pushes the
+    /// scene's quads and draws the overlay on its canvas (this thread's
+    /// part of the frame; `None` draws nothing), then wgpu records,
+    /// submits and presents it. Also returns the heap allocations made
+    /// outside `build` (by wgpu, and in resizing), which are not the
+    /// frame's own.
+    pub fn draw<R>(
+        &mut self,
+        width: u32,
+        height: u32,
+        build: impl FnOnce(&mut dyn FnMut(Quad), &mut Canvas<'_>) -> Option<R>,
+    ) -> Option<(R, u64)> {
+        let start = thread_allocations();
+        self.fit(width, height);
+        let overlay = self.overlay.as_mut()?;
+        self.quads.clear();
+        let quads = &mut self.quads;
+        let mut canvas = Canvas::overlay(&mut overlay.pixels, padded_width(width), height);
+        let built_from = thread_allocations();
+        let result = build(&mut |quad| quads.push(quad), &mut canvas);
+        let built = thread_allocations();
+        let result = result?;
+
+        let count = self.quads.len() as u64;
+        if count > self.instance_capacity {
+            self.instance_capacity = count.next_power_of_two();
+            self.instances = Self::instance_buffer(&self.device, self.instance_capacity);
+        }
+        self.queue
+            .write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.quads));
+        let overlay = self.overlay.as_ref()?;
+        self.queue.write_texture(
+            overlay.texture.as_image_copy(),
+            bytemuck::cast_slice(&overlay.pixels),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_width(width) * 4),
+                rows_per_image: None,
+            },
+            overlay.texture.size(),
+        );
+        self.render(count);
+        Some((result, thread_allocations() - built + built_from - start))
+    }
+
+    /// Records the frame's two passes, submits and presents them.
+    fn render(&mut self, count: u64) {
+        let texture = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(texture) => texture,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                // Configured again (at this size) for the next frame.
+                self.overlay = None;
+                return;
+            }
+            wgpu::CurrentSurfaceTexture::Timeout
+            | wgpu::CurrentSurfaceTexture::Occluded
+            | wgpu::CurrentSurfaceTexture::Validation => return,
+        };
+        let Some(overlay) = &self.overlay else {
+            return;
+        };
+        let view = texture.texture.create_view(&Default::default());
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        {
+            let background = |shift: u32| f64::from((BACKGROUND >> shift) & 0xFF) / 255.0;
+            let decode = |c: f64| {
+                if !self.config.format.is_srgb() {
+                    c
+                } else if c <= 0.04045 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("scene and overlay"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    resolve_target: None,
+                    depth_slice: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: decode(background(16)),
+                            g: decode(background(8)),
+                            b: decode(background(0)),
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_bind_group(0, &overlay.bind_group, &[]);
+            if count > 0 {
+                pass.set_pipeline(&self.quad_pipeline);
+                pass.set_vertex_buffer(0, self.instances.slice(..count * size_of::<Quad>() as u64));
+                pass.draw(0..4, 0..count as u32);
+            }
+            pass.set_pipeline(&self.overlay_pipeline);
+            pass.draw(0..3, 0..1);
+        }
+        self.queue.submit([encoder.finish()]);
+        self.window.pre_present_notify();
+        texture.present();
+    }
+}
