@@ -30,6 +30,11 @@ mod flags;
 
 mod canvas;
 mod controls;
+#[cfg_attr(
+    not(feature = "wgpu"),
+    allow(dead_code, reason = "the wgpu renderer's overlay copies, tested without it")
+)]
+mod image_copy;
 #[cfg(feature = "wgpu")]
 mod gpu;
 mod layout;
