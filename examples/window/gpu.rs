@@ -394,6 +394,6 @@ impl GpuRenderer {
         }
         self.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
-        texture.present();
+        self.queue.present(texture);
     }
 }
