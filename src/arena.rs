@@ -45,7 +45,8 @@ use ceiling::Ceiling;
 use last_size::LastSizes;
 use refusal::Refusal;
 use refusals::RefusalCounts;
-use retention::{Retention, Window};
+use retention::Window;
+pub(crate) use retention::{DEFAULT_RELEASE_AFTER, Retention};
 use tags::Ledger;
 
 pub use budget::{Breach, BudgetPolicy};

@@ -16,6 +16,10 @@
 //! * `serde` (feature `serde`): packets decoded into the tick's arena, with
 //!   every string and list inside them; encoding into the arena; the
 //!   derive; the `server` example.
+//! * `gpu` (feature `wgpu`): the upload arena, a frame's data for the GPU
+//!   written straight into wgpu's staging memory; when to use it rather
+//!   than `write_buffer` or a `Vec`, the write-only rule, frames in flight
+//!   to the GPU, sizing from the report.
 //! * [`platforms`]: toolchains (stable 1.100, the `nightly` feature),
 //!   operating systems, wasm32 and no_std, and what CI checks on each.
 //! * [`errors`]: the compiler errors and runtime messages a newcomer meets
@@ -55,6 +59,10 @@ pub mod rollback {}
 #[cfg(feature = "serde")]
 #[doc = include_str!("guide/serde.md")]
 pub mod serde {}
+
+#[cfg(feature = "wgpu")]
+#[doc = include_str!("guide/gpu.md")]
+pub mod gpu {}
 
 #[doc = include_str!("guide/platforms.md")]
 pub mod platforms {}

@@ -160,6 +160,8 @@ pub mod collector;
 pub mod frame_loop;
 mod frame_types;
 mod freeze;
+#[cfg(any(feature = "wgpu", test))]
+pub mod gpu;
 #[cfg(feature = "std")]
 pub mod guide;
 #[cfg(feature = "std")]

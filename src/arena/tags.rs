@@ -408,6 +408,23 @@ impl TagBytes {
         }
     }
 
+    /// Charges `bytes` to `tag`, held to the frame's end (its peak grows
+    /// with them): the upload arena's bytes, never freed inside a frame.
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn charge(&mut self, tag: Tag, bytes: usize) {
+        let slot = self.slot_for(tag);
+        let entry = &mut self.entries[slot];
+        entry.bytes += bytes;
+        entry.peak += bytes;
+    }
+
+    /// Sets `tag`'s budget in this table (the upload arena's budgets).
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn set_budget_of(&mut self, tag: Tag, budget: Option<usize>) {
+        let slot = self.slot_for(tag);
+        self.entries[slot].budget = budget;
+    }
+
     fn entry(&self, tag: Tag) -> Option<&TagEntry> {
         self.entries[..usize::from(self.len)]
             .iter()

@@ -1,0 +1,136 @@
+//! The frame reaches the GPU (feature `wgpu`, wgpu 30): an upload arena
+//! over wgpu's mapped staging buffers. A frame's data for the GPU
+//! (instances, vertices, debug lines, uniforms), whose length is not
+//! known in advance, is written straight into staging memory, growing in
+//! place at the top, and copied into your buffers on the frame's command
+//! encoder: no `Vec` to build first, no second copy into staging memory
+//! that `queue.write_buffer` makes, and no size to know in advance as
+//! `write_buffer_with` and wgpu's `StagingBelt` need.
+//!
+//! * [`UploadArena`]: a ring of frames in flight (2 or 3), each a list of
+//!   staging chunks (`MAP_WRITE | COPY_SRC` buffers).
+//!   [`begin_frame`](UploadArena::begin_frame) hands out the next frame
+//!   once the GPU has finished the frame that used its chunks before.
+//! * [`UploadFrame`]: [`upload`](UploadFrame::upload) opens an
+//!   [`UploadWriter`] (push, extend, `extend_from_slice` of `Pod` values),
+//!   [`finish`](UploadWriter::finish) closes it into an [`Upload`] that
+//!   says where it landed, [`copy_to`](UploadFrame::copy_to) records its
+//!   copy, and [`finish`](UploadFrame::finish) hands the chunks to the GPU
+//!   with the encoder: wgpu maps them for writing again when that
+//!   submission is done (`map_buffer_on_submit`), and not before.
+//!
+//! # Why this is sound
+//!
+//! Staging memory mapped for writing may be *write-combining*: uncached,
+//! so a read of it is very slow, and what it holds before a write is not
+//! yours to see. And a `&mut [u8]` over mapped memory is unsound when the
+//! buffer is handed over with atomics (a map callback on another thread):
+//! the compiler may assume that the memory behind a `&mut` stays as it
+//! left it, which the GPU breaks, and may read it back for its own
+//! purposes (wgpu #8897). wgpu 30 hands out mapped memory as
+//! `WriteOnly` (wgpu #9042), and so does this arena: every write goes
+//! through wgpu's write-only view, memory is never read, and no `&mut` to
+//! mapped memory leaves this module. Data once written never moves, so an
+//! upload that reaches a chunk's end goes on in the next chunk as a second
+//! segment (each segment a whole number of elements, on 4 bytes).
+//!
+//! The borrow checker keeps the use sound, as `reclaim(self)` does for the
+//! CPU arena: a frame borrows the arena mutably (one open frame at a
+//! time); an [`Upload`] cannot be used once the next frame has begun; and
+//! a frame's chunks come back only through the GPU's completion (the map
+//! callback), never by a call of yours.
+//!
+//! # Example
+//!
+//! ```
+//! # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+//! use tickarena::gpu::{UploadArena, UploadConfig};
+//!
+//! let mut arena = UploadArena::new(&device, UploadConfig { frames_in_flight: 2, ..Default::default() });
+//! let instances = device.create_buffer(&wgpu::BufferDescriptor {
+//!     label: Some("instances"), size: 1 << 16, mapped_at_creation: false,
+//!     usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::VERTEX,
+//! });
+//! for tick in 0..4 {
+//!     let mut encoder = device.create_command_encoder(&Default::default());
+//!     let mut frame = arena.begin_frame().unwrap();
+//!     let mut sprites = frame.upload::<[f32; 4]>().unwrap();
+//!     for i in 0..100 + tick {
+//!         sprites.push([i as f32, tick as f32, 1.0, 1.0]).unwrap(); // length not known in advance
+//!     }
+//!     let sprites = sprites.finish();
+//!     frame.copy_to(&mut encoder, &sprites, &instances, 0).unwrap();
+//!     frame.finish(&encoder);
+//!     queue.submit([encoder.finish()]);
+//! }
+//! assert_eq!(arena.stats().frames, 4);
+//! assert_eq!(arena.stats().buffers_created, 2);
+//! ```
+
+pub(crate) mod bump;
+
+#[cfg(feature = "wgpu")]
+mod arena;
+#[cfg(feature = "wgpu")]
+mod error;
+#[cfg(feature = "wgpu")]
+mod frame;
+#[cfg(feature = "wgpu")]
+mod signal;
+
+#[cfg(feature = "wgpu")]
+pub use arena::{UploadArena, UploadConfig, UploadStats};
+#[cfg(feature = "wgpu")]
+pub use error::UploadError;
+#[cfg(feature = "wgpu")]
+pub use frame::{Upload, UploadFrame, UploadSegment, UploadWriter};
+
+/// The environment variable that lets the GPU tests and doc examples skip
+/// where no adapter is found: set to `skip`. Unset (as in CI), no adapter
+/// is a failure, never a quiet skip.
+#[cfg(feature = "wgpu")]
+#[doc(hidden)]
+pub const NO_GPU_ENV: &str = "TICKARENA_NO_GPU";
+
+/// A device for tickarena's tests and doc examples: the first adapter
+/// wgpu finds (lavapipe where there is no GPU: `mesa-vulkan-drivers`).
+/// `None` only when there is none and [`NO_GPU_ENV`] is `skip` (said on
+/// stderr); otherwise no adapter panics, saying what to install.
+#[cfg(feature = "wgpu")]
+#[doc(hidden)]
+pub fn test_device() -> Option<(wgpu::Device, wgpu::Queue)> {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = match ready(instance.request_adapter(&wgpu::RequestAdapterOptions::default())) {
+        Ok(adapter) => adapter,
+        Err(error) => {
+            if std::env::var(NO_GPU_ENV).is_ok_and(|v| v == "skip") {
+                eprintln!(
+                    "tickarena: no wgpu adapter ({error}); skipped as {NO_GPU_ENV}=skip says"
+                );
+                return None;
+            }
+            panic!(
+                "tickarena: no wgpu adapter ({error}). The GPU tests run on any machine with \
+                 Vulkan: install Mesa's lavapipe (Debian: mesa-vulkan-drivers) and build with \
+                 --features wgpu-vulkan; or set {NO_GPU_ENV}=skip to skip them"
+            )
+        }
+    };
+    let device = ready(adapter.request_device(&wgpu::DeviceDescriptor::default()));
+    Some(device.expect("tickarena: the adapter refused a device"))
+}
+
+/// Runs a future of wgpu's native backends to its end (they are ready at
+/// once; a pending one is polled again).
+#[cfg(feature = "wgpu")]
+fn ready<F: Future>(future: F) -> F::Output {
+    let mut future = core::pin::pin!(future);
+    let mut context = core::task::Context::from_waker(core::task::Waker::noop());
+    loop {
+        if let core::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+        std::thread::yield_now();
+    }
+}

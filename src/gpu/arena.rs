@@ -1,0 +1,536 @@
+//! The upload arena: a ring of frames in flight, each a list of staging
+//! chunks (wgpu buffers `MAP_WRITE | COPY_SRC`), handed out one frame at a
+//! time once the GPU is done with the frame that used them before.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::bump::{Bump, COPY_ALIGN, Segment};
+use super::error::UploadError;
+use super::frame::{Staging, UploadFrame};
+use super::signal::{FAILED, MAPPED, NEVER_SUBMITTED, Notify, PENDING, Signal};
+use crate::arena::{Budgets, DEFAULT_RELEASE_AFTER, Retention};
+use crate::frame_loop::{FrameHistory, SizingReport};
+use crate::{BudgetPolicy, Tag, TagBytes};
+
+/// How an [`UploadArena`] is sized. Build one with struct update syntax
+/// from [`UploadConfig::default()`].
+///
+/// # Example
+///
+/// ```
+/// use tickarena::gpu::UploadConfig;
+/// let config = UploadConfig { chunk_size: 256 << 10, frames_in_flight: 3, ..UploadConfig::default() };
+/// assert_eq!(config.max_frame_bytes, 256 << 20);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct UploadConfig {
+    /// Bytes per staging chunk (one wgpu buffer), rounded up to 4. An
+    /// upload longer than a chunk goes on in the next one; no element may
+    /// be larger. Default 1 MiB: choose it from the
+    /// [sizing report](UploadArena::report) (its p99 frame) so that a
+    /// steady frame fits in one or two chunks.
+    pub chunk_size: u64,
+    /// Frames that may be with the GPU at once (at least 1). Default 2.
+    pub frames_in_flight: usize,
+    /// The most staging memory one frame may use: past it, writes fail
+    /// with [`UploadError::FrameTooLarge`]. Default 256 MiB.
+    pub max_frame_bytes: u64,
+    /// Staging bytes each frame in flight always keeps. Default 0: a frame
+    /// keeps what recent frames needed (see `release_after`).
+    pub retain: u64,
+    /// Frames a burst's chunks stay once the bursts stop: frames are
+    /// counted in windows of this many, and at a window's end each frame
+    /// in flight keeps the chunks the largest frame of the window needed
+    /// (and never less than `retain`); the chunks above are destroyed.
+    /// The CPU arena's retention, over chunks. Default 300 (5 s at 60 Hz).
+    pub release_after: u32,
+    /// Frames the [history](UploadArena::history) keeps for the sizing
+    /// report. Default 600.
+    pub history: usize,
+    /// What a breach of a tag's upload budget (or of `frame_budget`) does:
+    /// the CPU arena's policies. Default: a line on stderr at most every
+    /// 300 frames.
+    pub budget_policy: BudgetPolicy,
+    /// Upload bytes one frame may use before that is a breach
+    /// ([`Tag::WHOLE_FRAME`]). Default none.
+    pub frame_budget: Option<u64>,
+    /// The staging buffers' label, and the arena's name in breaches.
+    pub label: &'static str,
+}
+
+impl Default for UploadConfig {
+    fn default() -> UploadConfig {
+        UploadConfig {
+            chunk_size: 1 << 20,
+            frames_in_flight: 2,
+            max_frame_bytes: 256 << 20,
+            retain: 0,
+            release_after: DEFAULT_RELEASE_AFTER,
+            history: 600,
+            budget_policy: BudgetPolicy::default(),
+            frame_budget: None,
+            label: "tickarena upload arena",
+        }
+    }
+}
+
+/// What an [`UploadArena`] has done so far.
+///
+/// # Example
+///
+/// ```
+/// let stats = tickarena::gpu::UploadStats::default();
+/// assert_eq!((stats.frames, stats.buffers_created), (0, 0));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UploadStats {
+    /// Frames begun.
+    pub frames: u64,
+    /// Staging buffers created, ever: in steady state this stops growing.
+    pub buffers_created: u64,
+    /// Staging buffers destroyed, ever (retention after bursts, failed maps).
+    pub buffers_destroyed: u64,
+    /// Staging chunks alive now, over every frame in flight.
+    pub chunks: usize,
+    /// Their bytes.
+    pub staging_bytes: u64,
+    /// The most upload bytes one frame used (padding included).
+    pub high_water: u64,
+    /// Times `begin_frame` waited for the GPU (the ring was full).
+    pub waits: u64,
+    /// Frames finished but not yet given back by the GPU.
+    pub in_flight: usize,
+    /// Budget breaches counted.
+    pub breaches: u64,
+}
+
+/// One staging buffer, and its mapped view while its frame is open.
+pub(super) struct Chunk {
+    pub(super) buffer: wgpu::Buffer,
+    /// The whole chunk's write-only view, taken when the frame first
+    /// writes to it and dropped before it is unmapped.
+    pub(super) view: Option<wgpu::BufferViewMut>,
+    pub(super) signal: Arc<Signal>,
+}
+
+/// One frame in flight.
+pub(super) struct Slot {
+    pub(super) chunks: Vec<Chunk>,
+    pub(super) bump: Bump,
+    pub(super) segments: Vec<Segment>,
+    pub(super) tags: TagBytes,
+    /// The number of the frame that used it last.
+    pub(super) frame: u64,
+}
+
+/// Segments a frame's table holds before it grows (kept between frames).
+const SEGMENTS: usize = 256;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A frame arena over wgpu's mapped staging memory: each frame's data for
+/// the GPU (instances, vertices, uniforms), written straight into
+/// staging buffers, then copied into your buffers on the frame's command
+/// encoder. Frames in flight: a frame's chunks are reused only after the
+/// GPU has finished the frame that used them. See [the module](super) for
+/// the whole picture and [`guide::gpu`](crate::guide::gpu) for when to use
+/// it.
+///
+/// # Example
+///
+/// ```
+/// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+/// use tickarena::gpu::{UploadArena, UploadConfig};
+///
+/// let mut arena = UploadArena::new(&device, UploadConfig::default());
+/// let dst = device.create_buffer(&wgpu::BufferDescriptor {
+///     label: None, size: 64, mapped_at_creation: false,
+///     usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::VERTEX,
+/// });
+/// for _ in 0..10 {
+///     let mut encoder = device.create_command_encoder(&Default::default());
+///     let mut frame = arena.begin_frame().unwrap();
+///     let upload = frame.upload_slice(&[[1.0f32, 2.0], [3.0, 4.0]]).unwrap();
+///     frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+///     frame.finish(&encoder);
+///     queue.submit([encoder.finish()]);
+/// }
+/// assert_eq!(arena.stats().buffers_created, 2); // one chunk per frame in flight
+/// ```
+pub struct UploadArena {
+    pub(super) device: wgpu::Device,
+    pub(super) config: UploadConfig,
+    pub(super) slots: Box<[Slot]>,
+    /// The slot the next frame takes.
+    next: usize,
+    pub(super) id: u64,
+    pub(super) stats: UploadStats,
+    retention: Retention,
+    /// Chunks each slot keeps, as retention last decided (all of them
+    /// until the first window ends).
+    keep_chunks: usize,
+    pub(super) history: FrameHistory,
+    pub(super) budgets: Budgets,
+    /// Each tag's upload budget (no bytes).
+    pub(super) budget_table: TagBytes,
+    /// A frame dropped without `finish`, to report.
+    pub(super) abandoned: Option<u64>,
+    /// The device was found lost: every frame from now on says so.
+    lost: bool,
+}
+
+impl UploadArena {
+    /// An arena on `device` with no staging memory yet: chunks are made
+    /// as frames need them.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// let arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// assert_eq!(arena.stats().chunks, 0);
+    /// ```
+    pub fn new(device: &wgpu::Device, config: UploadConfig) -> UploadArena {
+        let mut config = config;
+        config.chunk_size = config
+            .chunk_size
+            .max(COPY_ALIGN)
+            .next_multiple_of(COPY_ALIGN);
+        config.frames_in_flight = config.frames_in_flight.max(1);
+        let slots = (0..config.frames_in_flight)
+            .map(|_| Slot {
+                chunks: Vec::with_capacity(8),
+                bump: Bump::new(config.chunk_size),
+                segments: Vec::with_capacity(SEGMENTS),
+                tags: TagBytes::default(),
+                frame: 0,
+            })
+            .collect();
+        UploadArena {
+            device: device.clone(),
+            config,
+            slots,
+            next: 0,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            stats: UploadStats::default(),
+            retention: Retention::new(config.retain as usize, config.release_after),
+            keep_chunks: usize::MAX,
+            history: FrameHistory::with_capacity(config.history),
+            budgets: Budgets::new(
+                config.budget_policy,
+                config.frame_budget.map(|b| b as usize),
+            ),
+            budget_table: TagBytes::default(),
+            abandoned: None,
+            lost: false,
+        }
+    }
+
+    /// The arena's settings (the chunk size rounded up to 4).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// use tickarena::gpu::{UploadArena, UploadConfig};
+    /// let arena = UploadArena::new(&device, UploadConfig { chunk_size: 1001, ..Default::default() });
+    /// assert_eq!(arena.config().chunk_size, 1004);
+    /// ```
+    pub fn config(&self) -> &UploadConfig {
+        &self.config
+    }
+
+    /// The next frame, once the GPU has finished the frame that used its
+    /// staging memory before: waits for the GPU (`device.poll`) when every
+    /// frame is still in flight.
+    ///
+    /// # Errors
+    ///
+    /// [`UploadError::NotSubmitted`] for a frame never submitted,
+    /// [`UploadError::MapFailed`] and [`UploadError::DeviceLost`] (see
+    /// each); [`UploadError::AllInFlight`] if, with all submitted work
+    /// done, the slot's frame is still not back (its encoder was finished
+    /// but is neither submitted nor dropped yet). After any but
+    /// `DeviceLost`, a second call goes on.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+    /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// let frame = arena.begin_frame().unwrap();
+    /// assert_eq!(frame.number(), 1);
+    /// ```
+    pub fn begin_frame(&mut self) -> Result<UploadFrame<'_>, UploadError> {
+        self.begin(true)
+    }
+
+    /// [`begin_frame`](Self::begin_frame) without waiting: when the next
+    /// frame's staging memory is still with the GPU, it says so.
+    ///
+    /// # Errors
+    ///
+    /// [`UploadError::AllInFlight`] when the GPU is that far behind, and
+    /// those of [`begin_frame`](Self::begin_frame).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+    /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// assert!(arena.try_begin_frame().is_ok());
+    /// ```
+    pub fn try_begin_frame(&mut self) -> Result<UploadFrame<'_>, UploadError> {
+        self.begin(false)
+    }
+
+    fn begin(&mut self, wait: bool) -> Result<UploadFrame<'_>, UploadError> {
+        if self.lost {
+            return Err(UploadError::DeviceLost);
+        }
+        if let Some(frame) = self.abandoned.take() {
+            return Err(UploadError::NotSubmitted { frame });
+        }
+        let index = self.next;
+        self.settle(index, wait)?;
+        self.trim(index);
+        let slot = &mut self.slots[index];
+        slot.bump.reset();
+        slot.segments.clear();
+        slot.tags = self.budget_table;
+        self.stats.frames += 1;
+        slot.frame = self.stats.frames;
+        self.next = (index + 1) % self.slots.len();
+        Ok(UploadFrame::new(self, index))
+    }
+
+    /// Brings slot `index` back from the GPU: every chunk mapped again.
+    fn settle(&mut self, index: usize, wait: bool) -> Result<(), UploadError> {
+        let mut polled = false;
+        loop {
+            let mut pending = false;
+            let mut error = None;
+            let slot = &mut self.slots[index];
+            let mut i = 0;
+            while i < slot.chunks.len() {
+                let chunk = &slot.chunks[i];
+                match chunk.signal.get() {
+                    MAPPED => {}
+                    PENDING => pending = true,
+                    NEVER_SUBMITTED => {
+                        // Unmapped and idle: map it again, as the GPU's
+                        // completion would have.
+                        let notify = Notify::pending(&chunk.signal);
+                        chunk
+                            .buffer
+                            .map_async(wgpu::MapMode::Write, .., move |r| notify.done(r));
+                        pending = true;
+                        error.get_or_insert(UploadError::NotSubmitted { frame: slot.frame });
+                    }
+                    _ => {
+                        debug_assert_eq!(chunk.signal.get(), FAILED);
+                        let chunk = slot.chunks.remove(i);
+                        chunk.buffer.destroy();
+                        self.stats.buffers_destroyed += 1;
+                        error = Some(UploadError::MapFailed);
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+            if let Some(error) = error {
+                return Err(error);
+            }
+            if !pending {
+                return Ok(());
+            }
+            if polled {
+                return Err(UploadError::AllInFlight {
+                    frames: self.slots.len(),
+                });
+            }
+            let poll = if wait {
+                self.stats.waits += 1;
+                wgpu::PollType::wait_indefinitely()
+            } else {
+                wgpu::PollType::Poll
+            };
+            if self.device.poll(poll).is_err() {
+                return Err(UploadError::DeviceLost);
+            }
+            polled = true;
+        }
+    }
+
+    /// Destroys the chunks of slot `index` above what retention keeps.
+    fn trim(&mut self, index: usize) {
+        let slot = &mut self.slots[index];
+        while slot.chunks.len() > self.keep_chunks {
+            if let Some(chunk) = slot.chunks.pop() {
+                drop(chunk.view);
+                chunk.buffer.destroy();
+                self.stats.buffers_destroyed += 1;
+            }
+        }
+    }
+
+    /// Slot `index`'s bump pointer, segment table and chunks, borrowed
+    /// apart.
+    pub(super) fn parts(&mut self, index: usize) -> (&mut Bump, &mut Vec<Segment>, Staging<'_>) {
+        let slot = &mut self.slots[index];
+        (
+            &mut slot.bump,
+            &mut slot.segments,
+            Staging {
+                chunks: &mut slot.chunks,
+                device: &self.device,
+                config: &self.config,
+                stats: &mut self.stats,
+                lost: &mut self.lost,
+            },
+        )
+    }
+
+    /// The next frame takes slot `index` again (its frame was dropped).
+    pub(super) fn rewind(&mut self, index: usize) {
+        self.next = index;
+    }
+
+    /// A frame of `bytes` ended: retention's window, the record.
+    pub(super) fn frame_ended(&mut self, bytes: u64) {
+        self.stats.high_water = self.stats.high_water.max(bytes);
+        if self.retention.frame_ended(bytes as usize) {
+            let keep = self.retention.end_window().keep as u64;
+            self.keep_chunks = keep.div_ceil(self.config.chunk_size) as usize;
+        }
+    }
+
+    /// Sets `tag`'s upload budget: bytes per frame, checked as each frame
+    /// finishes, under the arena's [`BudgetPolicy`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+    /// use tickarena::{BudgetPolicy, Tag, gpu::{UploadArena, UploadConfig}};
+    /// const SPRITES: Tag = Tag::new("sprites");
+    /// let config = UploadConfig { budget_policy: BudgetPolicy::Count, ..Default::default() };
+    /// let mut arena = UploadArena::new(&device, config);
+    /// arena.set_budget(SPRITES, 8);
+    /// let encoder = device.create_command_encoder(&Default::default());
+    /// let mut frame = arena.begin_frame().unwrap();
+    /// frame.upload_slice_tagged(SPRITES, &[0u32; 4]).unwrap();
+    /// let record = frame.finish(&encoder);
+    /// assert!(record.tags.over_budget().eq([(SPRITES, 16, 8)]));
+    /// assert_eq!(arena.stats().breaches, 1);
+    /// ```
+    pub fn set_budget(&mut self, tag: Tag, bytes: u64) {
+        self.budget_table.set_budget_of(tag, Some(bytes as usize));
+    }
+
+    /// What the arena has done so far.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// let arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// assert_eq!(arena.stats().frames, 0);
+    /// ```
+    pub fn stats(&self) -> UploadStats {
+        let mut stats = self.stats;
+        stats.chunks = self.slots.iter().map(|slot| slot.chunks.len()).sum();
+        stats.staging_bytes = stats.chunks as u64 * self.config.chunk_size;
+        stats.in_flight = self
+            .slots
+            .iter()
+            .filter(|slot| slot.chunks.iter().any(|c| c.signal.get() == PENDING))
+            .count();
+        stats.breaches = self.budgets.breaches;
+        stats
+    }
+
+    /// The last frames' upload bytes, per tag, as the CPU arena's frames
+    /// are recorded: each [`FrameRecord`](crate::frame_loop::FrameRecord)'s
+    /// `arena_bytes` is the frame's upload bytes (padding included), its
+    /// `tags` their split by tag.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// let arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// assert!(arena.history().is_empty());
+    /// ```
+    pub fn history(&self) -> &FrameHistory {
+        &self.history
+    }
+
+    /// The sizing report of the [history](Self::history): upload bytes per
+    /// frame (p50, p99, max), per tag, and the bursts. Choose
+    /// [`UploadConfig::chunk_size`] from its p99 frame (a steady frame in
+    /// one chunk) and `retain` from its suggestion; its `reserve` is the
+    /// `max_frame_bytes` to allow.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+    /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// let encoder = device.create_command_encoder(&Default::default());
+    /// let mut frame = arena.begin_frame().unwrap();
+    /// frame.upload_slice(&[0u32; 256]).unwrap();
+    /// frame.finish(&encoder);
+    /// assert_eq!(arena.report().frame_max(), 1024);
+    /// ```
+    pub fn report(&self) -> SizingReport {
+        self.history.report()
+    }
+}
+
+/// The slot's next chunk, made now (mapped at creation).
+pub(super) fn make_chunk(staging: &mut Staging<'_>) -> Result<(), UploadError> {
+    let config = staging.config;
+    if (staging.chunks.len() as u64 + 1) * config.chunk_size > config.max_frame_bytes {
+        return Err(UploadError::FrameTooLarge {
+            max_frame_bytes: config.max_frame_bytes,
+        });
+    }
+    let buffer = staging.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(config.label),
+        size: config.chunk_size,
+        usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: true,
+    });
+    staging.chunks.push(Chunk {
+        buffer,
+        view: None,
+        signal: Arc::new(Signal::default()),
+    });
+    staging.stats.buffers_created += 1;
+    Ok(())
+}
+
+impl Drop for UploadArena {
+    /// Destroys the staging buffers (wgpu keeps one alive until the GPU
+    /// is done with it).
+    fn drop(&mut self) {
+        for slot in self.slots.iter_mut() {
+            for chunk in slot.chunks.drain(..) {
+                drop(chunk.view);
+                chunk.buffer.destroy();
+            }
+        }
+    }
+}
+
+impl core::fmt::Debug for UploadArena {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("UploadArena")
+            .field("config", &self.config)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}

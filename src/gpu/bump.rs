@@ -1,0 +1,269 @@
+//! Where a frame's uploads land in its staging chunks: the bump pointer,
+//! an open upload growing at the top, and the segments it leaves when it
+//! crosses a chunk's end. Plain arithmetic over offsets; the bytes go
+//! through [`Chunks`], which the wgpu side implements over mapped memory
+//! (write-only) and the tests over ordinary buffers (Miri runs them).
+//!
+//! Mapped memory is never read, so data once written never moves: an
+//! upload that does not fit in the rest of its chunk continues at the start
+//! of the next one, as a second segment. Every segment starts on
+//! [`COPY_ALIGN`] and, but for an upload's last, is a whole number of
+//! *units*: the least multiple of both the element's size and
+//! [`COPY_ALIGN`]. So each segment holds whole elements and is a size
+//! `copy_buffer_to_buffer` takes, and a segment's copy lands its elements
+//! exactly where a single copy of the whole upload would. An upload's last
+//! segment is padded with zeros to [`COPY_ALIGN`] (its unit was kept free
+//! for it, so the padding always fits).
+
+#![forbid(unsafe_code)]
+
+use core::ops::Range;
+
+/// wgpu's `COPY_BUFFER_ALIGNMENT`: copies start and end on multiples of 4.
+pub(crate) const COPY_ALIGN: u64 = 4;
+
+/// A part of an upload in one chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Segment {
+    /// The chunk, by its place in the frame's list.
+    pub(crate) chunk: u32,
+    /// Where it starts in the chunk (a multiple of [`COPY_ALIGN`]).
+    pub(crate) offset: u64,
+    /// Its bytes, padding included (a multiple of [`COPY_ALIGN`]).
+    pub(crate) size: u64,
+}
+
+/// The chunks of one frame, as the bump pointer sees them.
+pub(crate) trait Chunks {
+    /// Why a chunk could not be had.
+    type Error;
+    /// Makes chunk `index` ready for writing: the frame's next chunk when
+    /// `index` is one past the last it has.
+    fn open(&mut self, index: usize) -> Result<(), Self::Error>;
+    /// Writes `bytes` at `offset` of chunk `index` (opened, in bounds).
+    fn write(&mut self, index: usize, offset: u64, bytes: &[u8]);
+    /// Writes `len` zeros at `offset` of chunk `index` (opened, in bounds).
+    fn zero(&mut self, index: usize, offset: u64, len: u64);
+}
+
+/// Why a write was refused. The frame is left as it was before the write
+/// started, but for the whole elements already written (see
+/// [`Bump::write`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BumpError<E> {
+    /// An element (with the padding to [`COPY_ALIGN`] its unit needs) is
+    /// larger than a chunk: `unit` bytes against `chunk` bytes.
+    ElementTooLarge { unit: u64, chunk: u64 },
+    /// The chunk source refused the next chunk.
+    Chunk(E),
+}
+
+/// The bump pointer of one frame in flight.
+#[derive(Clone, Debug)]
+pub(crate) struct Bump {
+    chunk_size: u64,
+    /// The chunk the top is in.
+    chunk: usize,
+    /// Chunks opened this frame: `0..opened` are ready.
+    opened: usize,
+    /// The top, in the current chunk.
+    top: u64,
+    /// Bytes of uploads closed this frame, padding included.
+    closed: u64,
+    /// The open upload, if any.
+    open: Option<Open>,
+}
+
+/// An upload being written.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    /// Bytes per element.
+    elem: u64,
+    /// The least multiple of `elem` and [`COPY_ALIGN`].
+    unit: u64,
+    /// Where its segment in the current chunk began.
+    segment_start: u64,
+    /// Index of its first segment in the frame's table.
+    first_segment: usize,
+    /// Bytes written, no padding.
+    len: u64,
+}
+
+impl Bump {
+    /// A frame with no chunk opened yet, over chunks of `chunk_size` bytes
+    /// (a multiple of [`COPY_ALIGN`], at least one).
+    pub(crate) fn new(chunk_size: u64) -> Bump {
+        debug_assert!(
+            chunk_size >= COPY_ALIGN && chunk_size.is_multiple_of(COPY_ALIGN),
+            "expected the chunk size ({chunk_size}) to be a positive multiple of {COPY_ALIGN}"
+        );
+        Bump {
+            chunk_size,
+            chunk: 0,
+            opened: 0,
+            top: 0,
+            closed: 0,
+            open: None,
+        }
+    }
+
+    /// Starts the frame again from its first chunk (its chunks stay, to
+    /// be opened again).
+    pub(crate) fn reset(&mut self) {
+        *self = Bump::new(self.chunk_size);
+    }
+
+    /// Chunks opened this frame.
+    pub(crate) fn chunks_opened(&self) -> usize {
+        self.opened
+    }
+
+    /// Bytes of the uploads closed this frame, padding included.
+    pub(crate) fn closed_bytes(&self) -> u64 {
+        self.closed
+    }
+
+    /// Bytes written so far into the open upload (none: 0).
+    pub(crate) fn open_len(&self) -> u64 {
+        self.open.map_or(0, |open| open.len)
+    }
+
+    /// Whether an upload is open.
+    pub(crate) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// Opens an upload of elements of `elem` bytes (at least 1) at the
+    /// top. An open upload must be closed first.
+    pub(crate) fn begin<E>(&mut self, elem: u64, segments_len: usize) -> Result<(), BumpError<E>> {
+        debug_assert!(self.open.is_none(), "expected no open upload");
+        let elem = elem.max(1);
+        let unit = lcm(elem, COPY_ALIGN);
+        if unit > self.chunk_size {
+            return Err(BumpError::ElementTooLarge {
+                unit,
+                chunk: self.chunk_size,
+            });
+        }
+        self.open = Some(Open {
+            elem,
+            unit,
+            segment_start: self.top,
+            first_segment: segments_len,
+            len: 0,
+        });
+        Ok(())
+    }
+
+    /// Writes `bytes` (whole elements of the open upload) at the top,
+    /// continuing in the next chunk where this one ends. On an error the
+    /// elements that fitted before it stay written.
+    #[inline]
+    pub(crate) fn write<C: Chunks>(
+        &mut self,
+        chunks: &mut C,
+        segments: &mut Vec<Segment>,
+        mut bytes: &[u8],
+    ) -> Result<(), BumpError<C::Error>> {
+        let Some(mut open) = self.open else {
+            debug_assert!(false, "expected an open upload");
+            return Ok(());
+        };
+        debug_assert!(
+            (bytes.len() as u64).is_multiple_of(open.elem),
+            "expected whole elements of {} bytes, got {}",
+            open.elem,
+            bytes.len()
+        );
+        if self.opened == 0 && !bytes.is_empty() {
+            chunks.open(0).map_err(BumpError::Chunk)?;
+            self.opened = 1;
+        }
+        while !bytes.is_empty() {
+            // Whole units from the segment's start that fit in the chunk:
+            // the bytes up to there are free for this upload.
+            let room = (self.chunk_size - open.segment_start) / open.unit * open.unit;
+            let free = open.segment_start + room - self.top;
+            let n = free.min(bytes.len() as u64);
+            if n > 0 {
+                let (now, rest) = bytes.split_at(n as usize);
+                chunks.write(self.chunk, self.top, now);
+                self.top += n;
+                open.len += n;
+                bytes = rest;
+            }
+            if bytes.is_empty() {
+                break;
+            }
+            // The chunk is full for this upload: its segment ends here (a
+            // whole number of units) and it goes on in the next chunk.
+            let next = self.chunk + 1;
+            if next >= self.opened {
+                if let Err(error) = chunks.open(next) {
+                    self.open = Some(open);
+                    return Err(BumpError::Chunk(error));
+                }
+                self.opened = next + 1;
+            }
+            if self.top > open.segment_start {
+                segments.push(Segment {
+                    chunk: self.chunk as u32,
+                    offset: open.segment_start,
+                    size: self.top - open.segment_start,
+                });
+            }
+            self.chunk = next;
+            self.top = 0;
+            open.segment_start = 0;
+        }
+        self.open = Some(open);
+        Ok(())
+    }
+
+    /// Closes the open upload: pads its last segment with zeros to
+    /// [`COPY_ALIGN`], and returns its segments (indices into the frame's
+    /// table) and its length in bytes, padding excluded.
+    pub(crate) fn close<C: Chunks>(
+        &mut self,
+        chunks: &mut C,
+        segments: &mut Vec<Segment>,
+    ) -> (Range<usize>, u64) {
+        let Some(open) = self.open.take() else {
+            debug_assert!(false, "expected an open upload");
+            return (segments.len()..segments.len(), 0);
+        };
+        let end = self.top.next_multiple_of(COPY_ALIGN);
+        if end > self.top {
+            chunks.zero(self.chunk, self.top, end - self.top);
+        }
+        if end > open.segment_start {
+            segments.push(Segment {
+                chunk: self.chunk as u32,
+                offset: open.segment_start,
+                size: end - open.segment_start,
+            });
+        }
+        let padded: u64 = segments[open.first_segment..]
+            .iter()
+            .map(|segment| segment.size)
+            .sum();
+        self.closed += padded;
+        self.top = end;
+        (open.first_segment..segments.len(), open.len)
+    }
+}
+
+const fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The least common multiple of two positive numbers.
+pub(crate) const fn lcm(a: u64, b: u64) -> u64 {
+    a / gcd(a, b) * b
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,329 @@
+//! The bump pointer over ordinary buffers (Miri runs these: `cargo miri
+//! test --lib gpu`), and a property test against a naive model: each
+//! upload's bytes as a `Vec<u8>` ledger, compared after every step with
+//! what its segments hold.
+
+use super::*;
+use proptest::prelude::*;
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Chunks as plain buffers, each a byte that marks "never written" so the
+/// tests see every byte the bump pointer touched; at most `limit` chunks.
+struct Buffers {
+    size: usize,
+    chunks: Vec<Vec<u8>>,
+    limit: usize,
+}
+
+const UNWRITTEN: u8 = 0xAA;
+
+impl Buffers {
+    fn new(size: usize, limit: usize) -> Buffers {
+        Buffers {
+            size,
+            chunks: Vec::new(),
+            limit,
+        }
+    }
+
+    /// What `segments` hold, in order, padding included.
+    fn read(&self, segments: &[Segment]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for s in segments {
+            let chunk = &self.chunks[s.chunk as usize];
+            out.extend_from_slice(&chunk[s.offset as usize..(s.offset + s.size) as usize]);
+        }
+        out
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Full;
+
+impl Chunks for Buffers {
+    type Error = Full;
+    fn open(&mut self, index: usize) -> Result<(), Full> {
+        assert!(
+            index <= self.chunks.len(),
+            "chunk {index} opened out of order"
+        );
+        if index == self.chunks.len() {
+            if index >= self.limit {
+                return Err(Full);
+            }
+            self.chunks.push(vec![UNWRITTEN; self.size]);
+        }
+        Ok(())
+    }
+    fn write(&mut self, index: usize, offset: u64, bytes: &[u8]) {
+        let offset = offset as usize;
+        self.chunks[index][offset..offset + bytes.len()].copy_from_slice(bytes);
+    }
+    fn zero(&mut self, index: usize, offset: u64, len: u64) {
+        let offset = offset as usize;
+        self.chunks[index][offset..offset + len as usize].fill(0);
+    }
+}
+
+fn upload(
+    bump: &mut Bump,
+    chunks: &mut Buffers,
+    segments: &mut Vec<Segment>,
+    elem: u64,
+    data: &[u8],
+) -> (Range<usize>, u64) {
+    bump.begin::<Full>(elem, segments.len()).unwrap();
+    bump.write(chunks, segments, data).unwrap();
+    bump.close(chunks, segments)
+}
+
+#[test]
+fn an_upload_that_fits_is_one_segment() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(64), Buffers::new(64, 4), Vec::new());
+    let (range, len) = upload(
+        &mut bump,
+        &mut chunks,
+        &mut segments,
+        4,
+        &[1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    assert_eq!((range, len), (0..1, 8));
+    assert_eq!(
+        segments[0],
+        Segment {
+            chunk: 0,
+            offset: 0,
+            size: 8
+        }
+    );
+    assert_eq!(chunks.read(&segments), [1, 2, 3, 4, 5, 6, 7, 8]);
+}
+
+#[test]
+fn a_short_upload_is_padded_with_zeros_to_four_bytes() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(64), Buffers::new(64, 4), Vec::new());
+    let (_, len) = upload(
+        &mut bump,
+        &mut chunks,
+        &mut segments,
+        2,
+        &[7, 7, 9, 9, 5, 5],
+    );
+    assert_eq!(len, 6);
+    assert_eq!(chunks.read(&segments), [7, 7, 9, 9, 5, 5, 0, 0]);
+    // The next upload starts after the padding.
+    let (range, _) = upload(&mut bump, &mut chunks, &mut segments, 4, &[1; 4]);
+    assert_eq!(segments[range.start].offset, 8);
+    assert_eq!(bump.closed_bytes(), 12);
+}
+
+#[test]
+fn an_upload_across_a_chunk_end_continues_in_the_next_chunk() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(16), Buffers::new(16, 4), Vec::new());
+    upload(&mut bump, &mut chunks, &mut segments, 4, &[1; 8]);
+    let data: Vec<u8> = (0..24).collect();
+    let (range, len) = upload(&mut bump, &mut chunks, &mut segments, 4, &data);
+    assert_eq!(len, 24);
+    assert_eq!(
+        segments[range.clone()],
+        [
+            Segment {
+                chunk: 0,
+                offset: 8,
+                size: 8
+            },
+            Segment {
+                chunk: 1,
+                offset: 0,
+                size: 16
+            }
+        ]
+    );
+    assert_eq!(chunks.read(&segments[range]), data);
+}
+
+#[test]
+fn segments_end_on_whole_elements_and_four_bytes() {
+    // Elements of 6 bytes: units of 12. A chunk of 16 takes one unit, so
+    // the second and third elements go to the next chunks... in units.
+    let (mut bump, mut chunks, mut segments) = (Bump::new(16), Buffers::new(16, 8), Vec::new());
+    let data: Vec<u8> = (0..30).collect();
+    let (range, len) = upload(&mut bump, &mut chunks, &mut segments, 6, &data);
+    assert_eq!(len, 30);
+    for segment in &segments[range.start..range.end - 1] {
+        assert_eq!(segment.size % 12, 0, "{segment:?}");
+    }
+    let read = chunks.read(&segments[range]);
+    assert_eq!(&read[..30], &data[..]);
+    assert_eq!(&read[30..], [0, 0]);
+}
+
+#[test]
+fn an_element_larger_than_a_chunk_is_refused() {
+    let mut bump = Bump::new(16);
+    let error = bump.begin::<Full>(20, 0).unwrap_err();
+    assert_eq!(
+        error,
+        BumpError::ElementTooLarge {
+            unit: 20,
+            chunk: 16
+        }
+    );
+    // 6-byte elements need units of 12; 3-byte ones 12 too; 10-byte ones 20.
+    assert!(bump.begin::<Full>(10, 0).is_err());
+    assert!(bump.begin::<Full>(3, 0).is_ok());
+}
+
+#[test]
+fn a_refused_chunk_is_an_error_and_the_elements_before_stay() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(8), Buffers::new(8, 2), Vec::new());
+    bump.begin::<Full>(4, 0).unwrap();
+    let error = bump
+        .write(&mut chunks, &mut segments, &[3; 24])
+        .unwrap_err();
+    assert_eq!(error, BumpError::Chunk(Full));
+    assert_eq!(bump.open_len(), 16);
+    let (range, len) = bump.close(&mut chunks, &mut segments);
+    assert_eq!(len, 16);
+    assert_eq!(chunks.read(&segments[range]), [3; 16]);
+}
+
+#[test]
+fn reset_starts_again_from_the_first_chunk() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(8), Buffers::new(8, 4), Vec::new());
+    upload(&mut bump, &mut chunks, &mut segments, 4, &[1; 20]);
+    assert_eq!(bump.chunks_opened(), 3);
+    bump.reset();
+    segments.clear();
+    let (range, _) = upload(&mut bump, &mut chunks, &mut segments, 4, &[2; 4]);
+    assert_eq!(
+        segments[range],
+        [Segment {
+            chunk: 0,
+            offset: 0,
+            size: 4
+        }]
+    );
+    assert_eq!(chunks.chunks.len(), 3, "no chunk made again");
+}
+
+#[test]
+fn lcm_of_element_sizes_and_four() {
+    assert_eq!(lcm(1, 4), 4);
+    assert_eq!(lcm(6, 4), 12);
+    assert_eq!(lcm(32, 4), 32);
+    assert_eq!(lcm(3, 4), 12);
+}
+
+/// One step of a frame: an upload of `count` elements of `elem` bytes,
+/// written in pieces of `piece` elements.
+#[derive(Clone, Debug)]
+struct Step {
+    elem: u64,
+    count: usize,
+    piece: usize,
+    reset: bool,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    (
+        prop_oneof![
+            Just(1u64),
+            Just(2),
+            Just(3),
+            Just(4),
+            Just(6),
+            Just(8),
+            Just(12),
+            Just(32)
+        ],
+        0usize..40,
+        1usize..9,
+        proptest::bool::weighted(0.1),
+    )
+        .prop_map(|(elem, count, piece, reset)| Step {
+            elem,
+            count,
+            piece,
+            reset,
+        })
+}
+
+fn cases() -> u32 {
+    let default = if cfg!(miri) { 4 } else { 256 };
+    std::env::var("TICKARENA_PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// After every step, each upload of the frame reads back (through its
+    /// segments) as the ledger has it, padded with zeros to 4; segments
+    /// start on 4 and all but the last are whole units; no two uploads
+    /// share a byte; and what the frame counts is the sum of the padded
+    /// uploads.
+    #[test]
+    fn segments_hold_what_the_ledger_holds(
+        chunk_words in 3u64..20,
+        steps in proptest::collection::vec(step(), 1..24),
+    ) {
+        let chunk = chunk_words * 4;
+        let (mut bump, mut chunks, mut segments) = (Bump::new(chunk), Buffers::new(chunk as usize, 1000), Vec::new());
+        // The model: each upload's bytes, and its segments' range.
+        let mut ledger: Vec<(Vec<u8>, Range<usize>, u64)> = Vec::new();
+        let mut seed = 1u8;
+        for step in steps {
+            if step.reset {
+                bump.reset();
+                segments.clear();
+                ledger.clear();
+            }
+            let unit = lcm(step.elem, 4);
+            if unit > chunk {
+                prop_assert!(bump.begin::<Full>(step.elem, segments.len()).is_err());
+                continue;
+            }
+            bump.begin::<Full>(step.elem, segments.len()).unwrap();
+            let mut model = Vec::new();
+            let mut left = step.count;
+            while left > 0 {
+                let n = left.min(step.piece);
+                let bytes: Vec<u8> = (0..n as u64 * step.elem).map(|_| { seed = seed.wrapping_mul(31).wrapping_add(7); seed }).collect();
+                bump.write(&mut chunks, &mut segments, &bytes).unwrap();
+                model.extend_from_slice(&bytes);
+                left -= n;
+                prop_assert_eq!(bump.open_len(), model.len() as u64);
+            }
+            let (range, len) = bump.close(&mut chunks, &mut segments);
+            prop_assert_eq!(len, model.len() as u64);
+            ledger.push((model, range, unit));
+            // Every upload of the frame, as the ledger has it.
+            let mut claimed: Vec<(u32, u64, u64)> = Vec::new();
+            let mut total = 0;
+            for (model, range, unit) in &ledger {
+                let mut expected = model.clone();
+                expected.resize(model.len().next_multiple_of(4), 0);
+                prop_assert_eq!(chunks.read(&segments[range.clone()]), expected);
+                for (i, s) in segments[range.clone()].iter().enumerate() {
+                    prop_assert_eq!(s.offset % 4, 0);
+                    prop_assert!(s.offset + s.size <= chunk);
+                    if i + 1 < range.len() {
+                        prop_assert_eq!(s.size % unit, 0, "segment {:?} of unit {}", s, unit);
+                    }
+                    claimed.push((s.chunk, s.offset, s.offset + s.size));
+                    total += s.size;
+                }
+            }
+            claimed.sort();
+            for pair in claimed.windows(2) {
+                prop_assert!(pair[0].0 != pair[1].0 || pair[0].2 <= pair[1].1, "overlap {:?}", pair);
+            }
+            prop_assert_eq!(bump.closed_bytes(), total);
+        }
+    }
+}

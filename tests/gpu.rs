@@ -1,0 +1,751 @@
+//! The upload arena on a real device: lavapipe (Mesa's software Vulkan,
+//! `mesa-vulkan-drivers`) where there is no GPU. `cargo test --features
+//! wgpu-vulkan --test gpu`. No adapter is a failure, not a skip, unless
+//! `TICKARENA_NO_GPU=skip` is set (see `tickarena::gpu::test_device`).
+//!
+//! Each test uploads, copies into a destination buffer, reads it back
+//! (mapped for reading) and compares with what it wrote.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bytemuck::{Pod, Zeroable};
+use tickarena::gpu::{UploadArena, UploadConfig, UploadError};
+use tickarena::{BudgetPolicy, Tag};
+
+fn device() -> (wgpu::Device, wgpu::Queue) {
+    match tickarena::gpu::test_device() {
+        Some(device) => device,
+        None => {
+            // Only with TICKARENA_NO_GPU=skip, said on stderr.
+            std::process::exit(0)
+        }
+    }
+}
+
+/// A destination that can be read back.
+fn readable(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    })
+}
+
+/// `buffer`'s bytes, `len` from the start (its work submitted).
+fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Vec<u8> {
+    buffer.map_async(wgpu::MapMode::Read, ..len, |r| r.unwrap());
+    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    let bytes = buffer.get_mapped_range(..len).unwrap().to_vec();
+    buffer.unmap();
+    bytes
+}
+
+fn config(chunk_size: u64) -> UploadConfig {
+    UploadConfig {
+        chunk_size,
+        budget_policy: BudgetPolicy::Count,
+        ..UploadConfig::default()
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+struct Instance {
+    position: [f32; 3],
+    scale: f32,
+    color: [u8; 4],
+    id: u32,
+    rotation: [f32; 2],
+}
+
+fn instance(i: u32) -> Instance {
+    Instance {
+        position: [i as f32, -(i as f32), 0.5],
+        scale: 1.0 + i as f32,
+        color: [i as u8, (i >> 8) as u8, 7, 255],
+        id: i,
+        rotation: [0.0, 1.0],
+    }
+}
+
+#[test]
+fn an_upload_is_copied_to_the_destination_intact() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(4096));
+    let dst = readable(&device, 32 * 100);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let mut writer = frame.upload::<Instance>().unwrap();
+    for i in 0..100 {
+        writer.push(instance(i)).unwrap();
+    }
+    let upload = writer.finish();
+    assert_eq!(
+        (upload.len(), upload.bytes(), upload.segment_count()),
+        (100, 3200, 1)
+    );
+    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    let expected: Vec<Instance> = (0..100).map(instance).collect();
+    assert_eq!(
+        read_back(&device, &dst, 3200),
+        bytemuck::cast_slice::<_, u8>(&expected)
+    );
+}
+
+#[test]
+fn uploads_of_every_kind_land_where_their_copies_say() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    let dst = readable(&device, 1024);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let indices = frame.upload_slice(&[0u16, 1, 2, 2, 1]).unwrap(); // 10 bytes, padded to 12
+    let mut floats = frame.upload::<f32>().unwrap();
+    floats.extend((0..50).map(|i| i as f32 * 0.5)).unwrap();
+    let floats = floats.finish();
+    let mut rgb = frame.upload::<[u8; 3]>().unwrap(); // units of 12 bytes
+    rgb.extend((0..30u8).map(|i| [i, i + 1, i + 2])).unwrap();
+    let rgb = rgb.finish();
+    frame.copy_to(&mut encoder, &indices, &dst, 0).unwrap();
+    frame.copy_to(&mut encoder, &floats, &dst, 16).unwrap();
+    frame.copy_to(&mut encoder, &rgb, &dst, 512).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    let bytes = read_back(&device, &dst, 1024);
+    assert_eq!(
+        &bytes[..12],
+        bytemuck::cast_slice::<u16, u8>(&[0, 1, 2, 2, 1, 0])
+    );
+    let floats_expected: Vec<f32> = (0..50).map(|i| i as f32 * 0.5).collect();
+    assert_eq!(
+        &bytes[16..216],
+        bytemuck::cast_slice::<f32, u8>(&floats_expected)
+    );
+    let rgb_expected: Vec<u8> = (0..30u8).flat_map(|i| [i, i + 1, i + 2]).collect();
+    assert_eq!(&bytes[512..602], &rgb_expected[..]);
+    assert_eq!(&bytes[602..604], [0, 0], "the padding is zeros");
+}
+
+#[test]
+fn an_upload_grows_across_chunk_ends() {
+    let (device, queue) = device();
+    // Chunks of 96 bytes hold 3 instances each: 40 instances span 14.
+    let mut arena = UploadArena::new(&device, config(96));
+    let dst = readable(&device, 32 * 41 + 4);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let small = frame.upload_slice(&[9u32]).unwrap();
+    let mut writer = frame.upload::<Instance>().unwrap();
+    for i in 0..40 {
+        writer.push(instance(i)).unwrap();
+    }
+    let upload = writer.finish();
+    assert!(upload.segment_count() >= 14, "{}", upload.segment_count());
+    frame.copy_to(&mut encoder, &small, &dst, 0).unwrap();
+    frame.copy_to(&mut encoder, &upload, &dst, 4).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    let expected: Vec<Instance> = (0..40).map(instance).collect();
+    let bytes = read_back(&device, &dst, 32 * 40 + 4);
+    assert_eq!(&bytes[..4], 9u32.to_ne_bytes());
+    assert_eq!(&bytes[4..], bytemuck::cast_slice::<_, u8>(&expected));
+    assert_eq!(arena.stats().buffers_created, 14);
+}
+
+/// Frames, each of `count(tick)` instances, uploaded, copied, read back and
+/// compared; the arena's stats after.
+fn run_frames(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    arena: &mut UploadArena,
+    frames: u32,
+    count: impl Fn(u32) -> u32,
+) {
+    let dst = readable(device, 32 * 4096);
+    for tick in 0..frames {
+        let n = count(tick);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let mut writer = frame.upload::<Instance>().unwrap();
+        writer.extend((0..n).map(|i| instance(i ^ tick))).unwrap();
+        let upload = writer.finish();
+        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+        let expected: Vec<Instance> = (0..n).map(|i| instance(i ^ tick)).collect();
+        let bytes = read_back(device, &dst, 32 * u64::from(n.max(1)));
+        assert_eq!(
+            &bytes[..32 * n as usize],
+            bytemuck::cast_slice::<_, u8>(&expected),
+            "tick {tick}"
+        );
+    }
+}
+
+#[test]
+fn after_a_burst_staging_memory_goes_back_down() {
+    let (device, queue) = device();
+    let config = UploadConfig {
+        release_after: 4,
+        ..config(1024) // 32 instances a chunk
+    };
+    let mut arena = UploadArena::new(&device, config);
+    // Steady frames of 20 instances: one chunk per frame in flight.
+    run_frames(&device, &queue, &mut arena, 8, |_| 20);
+    assert_eq!(arena.stats().chunks, 2);
+    // A burst of 4000 instances (125 chunks) in one frame.
+    run_frames(&device, &queue, &mut arena, 1, |_| 4000);
+    assert_eq!(arena.stats().chunks, 126);
+    assert_eq!(arena.stats().high_water, 128_000);
+    // Quiet again: within two windows the burst's chunks are destroyed.
+    run_frames(&device, &queue, &mut arena, 10, |_| 20);
+    let stats = arena.stats();
+    assert_eq!(stats.chunks, 2, "{stats:?}");
+    assert_eq!(stats.buffers_destroyed, 124);
+}
+
+#[test]
+fn a_recurring_burst_keeps_its_chunks() {
+    let (device, queue) = device();
+    let config = UploadConfig {
+        release_after: 4,
+        ..config(1024)
+    };
+    let mut arena = UploadArena::new(&device, config);
+    run_frames(&device, &queue, &mut arena, 24, |tick| {
+        if tick % 3 == 0 { 200 } else { 10 }
+    });
+    let created = arena.stats().buffers_created;
+    run_frames(&device, &queue, &mut arena, 24, |tick| {
+        if tick % 3 == 0 { 200 } else { 10 }
+    });
+    assert_eq!(
+        arena.stats().buffers_created,
+        created,
+        "no buffer made again"
+    );
+    assert_eq!(arena.stats().buffers_destroyed, 0);
+}
+
+#[test]
+fn frames_in_flight_reuse_their_chunks_in_order() {
+    let (device, queue) = device();
+    let config = UploadConfig {
+        frames_in_flight: 3,
+        ..config(4096)
+    };
+    let mut arena = UploadArena::new(&device, config);
+    let dst = readable(&device, 64);
+    let mut used = Vec::new();
+    for tick in 0..12u32 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        assert_eq!(frame.number(), u64::from(tick) + 1);
+        let upload = frame.upload_slice(&[tick; 4]).unwrap();
+        let buffer = frame
+            .segments(&upload)
+            .unwrap()
+            .next()
+            .unwrap()
+            .buffer
+            .clone();
+        used.push(buffer);
+        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    for (i, buffer) in used.iter().enumerate() {
+        assert_eq!(
+            *buffer,
+            used[i % 3],
+            "frame {i} uses slot {}'s chunk",
+            i % 3
+        );
+    }
+    assert!(used[0] != used[1] && used[1] != used[2] && used[0] != used[2]);
+    assert_eq!(arena.stats().buffers_created, 3);
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[11; 4])
+    );
+}
+
+#[test]
+fn a_slow_gpu_fills_the_ring_and_begin_frame_says_so_or_waits() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(4096));
+    let dst = readable(&device, 64);
+    // Two frames handed to the GPU, their encoders not submitted yet: the
+    // GPU has not even started them.
+    let mut held = Vec::new();
+    for tick in 0..2u32 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let upload = frame.upload_slice(&[tick; 4]).unwrap();
+        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+        frame.finish(&encoder);
+        held.push(encoder);
+    }
+    assert_eq!(arena.stats().in_flight, 2);
+    let error = arena.try_begin_frame().unwrap_err();
+    assert_eq!(error, UploadError::AllInFlight { frames: 2 });
+    // Waiting cannot help while nothing is submitted: said, not a hang.
+    assert_eq!(
+        arena.begin_frame().unwrap_err(),
+        UploadError::AllInFlight { frames: 2 }
+    );
+    queue.submit(held.into_iter().map(|encoder| encoder.finish()));
+    // Now begin_frame waits for the GPU, and goes on.
+    let frame = arena.begin_frame().unwrap();
+    assert_eq!(frame.number(), 3);
+    drop(frame);
+    assert!(arena.stats().waits >= 1);
+    assert_eq!(
+        arena.stats().buffers_created,
+        2,
+        "no buffer made to get around the wait"
+    );
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[1; 4])
+    );
+}
+
+#[test]
+fn an_element_larger_than_a_chunk_is_an_error() {
+    let (device, _queue) = device();
+    let mut arena = UploadArena::new(&device, config(64));
+    let mut frame = arena.begin_frame().unwrap();
+    let error = frame.upload::<[u8; 100]>().unwrap_err();
+    assert_eq!(
+        error,
+        UploadError::ElementTooLarge {
+            bytes: 100,
+            chunk_size: 64
+        }
+    );
+    assert!(error.to_string().contains("chunk_size"), "{error}");
+    // The frame goes on.
+    assert_eq!(frame.upload_slice(&[1u32; 40]).unwrap().segment_count(), 3);
+}
+
+#[test]
+fn a_frame_larger_than_its_limit_is_an_error_and_what_fitted_stays() {
+    let (device, queue) = device();
+    let config = UploadConfig {
+        max_frame_bytes: 256,
+        ..config(64)
+    };
+    let mut arena = UploadArena::new(&device, config);
+    let dst = readable(&device, 256);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let mut writer = frame.upload::<u32>().unwrap();
+    let error = writer.extend(0..100).unwrap_err();
+    assert_eq!(
+        error,
+        UploadError::FrameTooLarge {
+            max_frame_bytes: 256
+        }
+    );
+    assert_eq!(writer.len(), 64);
+    let upload = writer.finish();
+    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    let expected: Vec<u32> = (0..64).collect();
+    assert_eq!(
+        read_back(&device, &dst, 256),
+        bytemuck::cast_slice::<u32, u8>(&expected)
+    );
+}
+
+#[test]
+fn a_map_that_fails_is_an_error_and_the_chunk_is_replaced() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: 1,
+            ..config(256)
+        },
+    );
+    let encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let upload = frame.upload_slice(&[1u32; 4]).unwrap();
+    let staging = frame
+        .segments(&upload)
+        .unwrap()
+        .next()
+        .unwrap()
+        .buffer
+        .clone();
+    frame.finish(&encoder);
+    // The staging buffer destroyed behind the arena's back: wgpu's map
+    // after the submission fails.
+    // A game's own error handler (wgpu's default panics): the failed map
+    // is reported to it, and to the arena through the map's callback.
+    let errors = std::sync::Arc::new(AtomicU64::new(0));
+    let seen = errors.clone();
+    device.on_uncaptured_error(std::sync::Arc::new(move |_| {
+        seen.fetch_add(1, Ordering::Relaxed);
+    }));
+    staging.destroy();
+    queue.submit([encoder.finish()]);
+    assert!(errors.load(Ordering::Relaxed) >= 1);
+    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    assert_eq!(arena.begin_frame().unwrap_err(), UploadError::MapFailed);
+    assert_eq!(arena.stats().chunks, 0);
+    // The next frame makes a new chunk and works.
+    let dst = readable(&device, 16);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let upload = frame.upload_slice(&[5u32; 4]).unwrap();
+    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[5; 4])
+    );
+    assert_eq!(arena.stats().buffers_created, 2);
+}
+
+#[test]
+fn a_lost_device_is_an_error_not_a_panic() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: 1,
+            ..config(256)
+        },
+    );
+    let encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    frame.upload_slice(&[1u32; 4]).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    device.destroy();
+    let mut errors = Vec::new();
+    for _ in 0..3 {
+        match arena.begin_frame() {
+            Ok(mut frame) => {
+                if let Err(error) = frame.upload_slice(&[2u32; 4]) {
+                    errors.push(error);
+                }
+                let encoder = device.create_command_encoder(&Default::default());
+                frame.finish(&encoder);
+            }
+            Err(error) => errors.push(error),
+        }
+    }
+    // The chunk the GPU had cannot be mapped: dropped. Then a new chunk
+    // cannot be mapped either: the device is lost, and every frame says so.
+    assert_eq!(
+        errors,
+        [
+            UploadError::MapFailed,
+            UploadError::DeviceLost,
+            UploadError::DeviceLost
+        ]
+    );
+    assert_eq!(arena.stats().chunks, 0);
+}
+
+#[test]
+fn a_frame_dropped_without_finish_is_reported_and_its_slot_reused() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    let mut frame = arena.begin_frame().unwrap();
+    frame.upload_slice(&[3u32; 4]).unwrap();
+    drop(frame);
+    assert_eq!(
+        arena.begin_frame().unwrap_err(),
+        UploadError::NotSubmitted { frame: 1 }
+    );
+    // Reported once; the slot is ready, its chunk still mapped.
+    let dst = readable(&device, 16);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let upload = frame.upload_slice(&[4u32; 4]).unwrap();
+    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[4; 4])
+    );
+    assert_eq!(arena.stats().buffers_created, 1);
+}
+
+#[test]
+fn an_encoder_dropped_unsubmitted_is_reported_and_its_chunks_come_back() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: 1,
+            ..config(256)
+        },
+    );
+    let encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    frame.upload_slice(&[3u32; 4]).unwrap();
+    frame.finish(&encoder);
+    drop(encoder);
+    assert_eq!(
+        arena.begin_frame().unwrap_err(),
+        UploadError::NotSubmitted { frame: 1 }
+    );
+    // Mapped again by the arena; the next frame waits for that and goes on.
+    let dst = readable(&device, 16);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let upload = frame.upload_slice(&[6u32; 4]).unwrap();
+    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[6; 4])
+    );
+    assert_eq!(arena.stats().buffers_created, 1);
+}
+
+#[test]
+fn an_upload_of_another_arena_or_a_bad_destination_is_refused() {
+    let (device, _queue) = device();
+    let mut a = UploadArena::new(&device, config(256));
+    let mut b = UploadArena::new(&device, config(256));
+    let dst = readable(&device, 16);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame_a = a.begin_frame().unwrap();
+    let frame_b = b.begin_frame().unwrap();
+    let upload = frame_a.upload_slice(&[1u32; 4]).unwrap();
+    // Same lifetime by construction here; the arena id tells them apart.
+    let foreign = frame_b.copy_to(&mut encoder, &unsafe_free_rebrand(&upload), &dst, 0);
+    assert_eq!(foreign.unwrap_err(), UploadError::ForeignUpload);
+    assert!(matches!(
+        frame_a.copy_to(&mut encoder, &upload, &dst, 2),
+        Err(UploadError::BadDestination {
+            offset: 2,
+            bytes: 16,
+            buffer_size: 16
+        })
+    ));
+    assert!(frame_a.copy_to(&mut encoder, &upload, &dst, 4).is_err());
+    assert!(frame_a.copy_to(&mut encoder, &upload, &dst, 0).is_ok());
+}
+
+/// An upload's clone (its lifetime is the arena borrow's; two arenas
+/// borrowed at once give the compiler no reason to refuse it).
+fn unsafe_free_rebrand<'a>(upload: &tickarena::gpu::Upload<'a>) -> tickarena::gpu::Upload<'a> {
+    upload.clone()
+}
+
+#[test]
+fn upload_bytes_per_tag_go_to_budgets_and_the_sizing_report() {
+    const SPRITES: Tag = Tag::new("sprites");
+    const LINES: Tag = Tag::new("debug lines");
+    let (device, queue) = device();
+    let config = UploadConfig {
+        frame_budget: Some(4000),
+        ..config(4096)
+    };
+    let mut arena = UploadArena::new(&device, config);
+    arena.set_budget(LINES, 100);
+    for tick in 0..10u32 {
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        frame
+            .upload_slice_tagged(SPRITES, &vec![0u32; 100 * tick as usize])
+            .unwrap();
+        frame.upload_slice_tagged(LINES, &[0u32; 10]).unwrap();
+        let record = frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+        assert_eq!(record.tags.get(SPRITES), 400 * tick as usize);
+        assert_eq!(record.tags.get(LINES), 40);
+        assert_eq!(record.arena_bytes, 400 * tick as usize + 40);
+        assert_eq!(record.over_frame_budget, 400 * tick + 40 > 4000);
+    }
+    // Frames 0..10 with LINES under its budget; tick 10 over.
+    arena.set_budget(LINES, 39);
+    let encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    frame.upload_slice_tagged(LINES, &[0u32; 10]).unwrap();
+    let record = frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    assert!(record.tags.over_budget().eq([(LINES, 40, 39)]));
+    assert_eq!(arena.stats().breaches, 1);
+    let report = arena.report();
+    assert_eq!(report.frames(), 11);
+    assert_eq!(report.frame_max(), 3640);
+    let sprites = report.tags().iter().find(|t| t.tag == SPRITES).unwrap();
+    assert_eq!(sprites.max, 3600);
+    let lines = report.tags().iter().find(|t| t.tag == LINES).unwrap();
+    assert_eq!((lines.max, lines.frames_over_budget), (40, 1));
+    assert!(report.to_string().contains("sprites"), "{report}");
+}
+
+// Heap allocations counted on this test's thread, between markers.
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+struct Counting;
+
+// SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
+// the counter is an atomic and the flag a `const` thread-local, so counting
+// never allocates or re-enters the allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: the caller's guarantees are passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's guarantees are passed on unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: the caller's guarantees are passed on unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations `f` makes on this thread.
+fn count<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    let r = f();
+    COUNTING.with(|c| c.set(false));
+    (r, ALLOCATIONS.load(Ordering::Relaxed) - before)
+}
+
+/// The wgpu calls the arena makes for a frame of one chunk, made by hand
+/// on a buffer of the same kind: the allocations wgpu makes inside them
+/// per frame (summed over `frames`). What the arena adds is its own.
+fn wgpu_calls_alone(device: &wgpu::Device, queue: &wgpu::Queue, frames: u32) -> u64 {
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 64 << 10,
+        usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: true,
+    });
+    let dst = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 32 * 1000,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::VERTEX,
+        mapped_at_creation: false,
+    });
+    let data: Vec<Instance> = (0..1000).map(instance).collect();
+    // A callback that tells someone, as any must: it holds a shared flag
+    // (a zero-sized closure would be boxed without an allocation).
+    let mapped = std::sync::Arc::new(AtomicU64::new(0));
+    let mut total = 0;
+    for tick in 0..frames + 10 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let ((), n) = count(|| {
+            let mut view = staging.get_mapped_range_mut(..).unwrap();
+            view.slice(..32_000)
+                .copy_from_slice(bytemuck::cast_slice(&data));
+            drop(view);
+            staging.unmap();
+            encoder.copy_buffer_to_buffer(&staging, 0, &dst, 0, 32_000);
+            let mapped = mapped.clone();
+            encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Write, .., move |r| {
+                mapped.store(u64::from(r.is_ok()), Ordering::Release)
+            });
+        });
+        queue.submit([encoder.finish()]);
+        device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+        if tick >= 10 {
+            total += n;
+        }
+    }
+    total
+}
+
+#[test]
+fn a_steady_frame_makes_no_buffer_and_no_allocation_of_its_own() {
+    let (device, queue) = device();
+    for frames_in_flight in [2, 3] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                frames_in_flight,
+                ..config(64 << 10)
+            },
+        );
+        let dst = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 32 * 1000,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::VERTEX,
+            mapped_at_creation: false,
+        });
+        let (mut ours, mut whole, mut created) = (0, 0, 0);
+        for tick in 0..40u32 {
+            let (mut encoder, outside) =
+                count(|| device.create_command_encoder(&Default::default()));
+            let ((), inside) = count(|| {
+                let mut frame = arena.begin_frame().unwrap();
+                let mut writer = frame.upload::<Instance>().unwrap();
+                writer
+                    .extend((0..1000).map(|i| instance(i + tick)))
+                    .unwrap();
+                let upload = writer.finish();
+                frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+                frame.finish(&encoder);
+            });
+            let (_, submit) = count(|| queue.submit([encoder.finish()]));
+            if tick == 10 {
+                created = arena.stats().buffers_created;
+            }
+            if tick >= 10 {
+                ours += inside;
+                whole += inside + outside + submit;
+            }
+        }
+        let stats = arena.stats();
+        assert_eq!(
+            stats.buffers_created, created,
+            "no buffer after the first frames"
+        );
+        assert_eq!(stats.buffers_created, frames_in_flight as u64);
+        eprintln!(
+            "frames in flight {frames_in_flight}: heap allocations in tickarena's calls per \
+             steady frame: {:.1} (wgpu's inside them: map_buffer_on_submit, poll); whole \
+             frame with encoder and submit: {:.1}; waits {}",
+            ours as f64 / 30.0,
+            whole as f64 / 30.0,
+            stats.waits
+        );
+        // wgpu allocates inside the calls tickarena makes (the mapped
+        // view, the boxed map callback, the copy command); tickarena
+        // itself allocates nothing: no more than those calls made alone.
+        let wgpu_alone = wgpu_calls_alone(&device, &queue, 30);
+        eprintln!(
+            "the same wgpu calls alone: {:.1} per frame",
+            wgpu_alone as f64 / 30.0
+        );
+        assert!(
+            ours <= wgpu_alone,
+            "tickarena's calls {ours}, wgpu's alone {wgpu_alone}, in 30 frames"
+        );
+    }
+}
