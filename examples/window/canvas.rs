@@ -44,7 +44,7 @@ impl<'a> Canvas<'a> {
     /// ARGB (BGRA bytes in memory), cleared to transparent; what is drawn
     /// covers what is under it, as on a 0RGB canvas.
     #[cfg_attr(
-        not(any(feature = "wgpu", test)),
+        not(any(feature = "wgpu-vulkan", test)),
         expect(dead_code, reason = "the wgpu renderer's overlay")
     )]
     pub fn overlay(pixels: &'a mut [u32], width: u32, height: u32) -> Self {
@@ -227,7 +227,10 @@ mod tests {
         canvas.fill_rect(2, 0, 1, 1, 0xFFFFFF);
         canvas.blend_rect(2, 0, 1, 1, 0x000000, 128);
         assert_eq!(pixels[0], 0xFF10_2030, "drawn: opaque");
-        assert_eq!(pixels[1], 0x7F40_2010, "half over transparent: half coverage");
+        assert_eq!(
+            pixels[1], 0x7F40_2010,
+            "half over transparent: half coverage"
+        );
         assert_eq!(pixels[2], 0xFF7F_7F7F, "half over opaque: opaque");
         assert_eq!(pixels[3], 0, "untouched: transparent");
         assert!(pixels[4..].iter().all(|&p| p == 0));

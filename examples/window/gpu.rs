@@ -1,18 +1,29 @@
-//! The wgpu renderer (feature `wgpu`): the scene as instanced quads, then
+//! The wgpu renderer (feature `wgpu-vulkan`: the upload arena and wgpu's
+//! Vulkan backend, with Mesa's lavapipe where there is no GPU): the scene as instanced quads, then
 //! the overlay (panel, help, chart), rasterized by the canvas into a
 //! premultiplied image the size of the window, drawn over it as one
-//! texture. Each frame's quads and overlay image are built on this
-//! (winit's) thread from the sealed render list it receives.
+//! texture. Each frame's quads are built on this (winit's) thread from
+//! the sealed render list it receives, straight into the upload arena
+//! (`tickarena::gpu`): in wgpu's mapped staging memory, with no `Vec`
+//! first and no size known in advance; the overlay image goes through the
+//! arena too. The arena's frames in flight are the GPU's: a frame's
+//! staging memory is written again only once the GPU is done with it.
 
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
 
+use tickarena::Tag;
+use tickarena::gpu::{UploadArena, UploadConfig, UploadError};
 use winit::window::Window;
 
 use crate::canvas::Canvas;
 use crate::counting_alloc::thread_allocations;
+use crate::image_copy::row_copies;
 use crate::quads::Quad;
 use crate::scene::BACKGROUND;
+
+/// The demo's uploads, apart in the arena's tags and sizing report.
+const QUADS: Tag = Tag::new("quads");
+const OVERLAY: Tag = Tag::new("overlay");
 
 /// The shader's `Screen` uniform.
 #[repr(C)]
@@ -30,19 +41,6 @@ fn padded_width(width: u32) -> u32 {
     width.div_ceil(per_row) * per_row
 }
 
-/// Waits for a wgpu future. Natively wgpu's adapter and device requests
-/// are ready when first polled; this is for the few of them at startup.
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(value) = future.as_mut().poll(&mut context) {
-            return value;
-        }
-        std::thread::yield_now();
-    }
-}
-
 /// The overlay image and its texture, sized to the window.
 struct Overlay {
     /// Premultiplied BGRA pixels, `padded_width(width)` a row.
@@ -52,6 +50,13 @@ struct Overlay {
 }
 
 pub struct GpuRenderer {
+    /// Each frame's quads and overlay image, on their way to the GPU.
+    uploads: UploadArena,
+    gpu: Gpu,
+}
+
+/// The device, the window's surface and what the passes draw with.
+struct Gpu {
     window: Arc<Window>,
     device: wgpu::Device,
     queue: wgpu::Queue,
@@ -67,9 +72,8 @@ pub struct GpuRenderer {
     instances: wgpu::Buffer,
     instance_capacity: u64,
     overlay: Option<Overlay>,
-    /// This frame's quads. TEMPORARY until the upload arena: a reused
-    /// `Vec` and `queue.write_buffer`.
-    quads: Vec<Quad>,
+    /// Whether an upload error was told (once is enough).
+    told: bool,
 }
 
 impl GpuRenderer {
@@ -77,22 +81,27 @@ impl GpuRenderer {
     /// (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and the other variables of
     /// wgpu's `from_env` choose otherwise).
     pub fn new(window: &Arc<Window>) -> Result<GpuRenderer, String> {
+        // Vulkan is all the demo compiles in (`wgpu-vulkan`): on a
+        // platform without it, wgpu would panic.
+        if wgpu::Instance::enabled_backend_features().is_empty() {
+            return Err("wgpu has no backend for this platform in this build".into());
+        }
         let descriptor =
             wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(window.clone()));
         let instance = wgpu::Instance::new(descriptor);
         let surface = instance
             .create_surface(window.clone())
             .map_err(|error| format!("no surface: {error}"))?;
-        let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             compatible_surface: Some(&surface),
             ..Default::default()
         }))
         .map_err(|error| format!("no adapter: {error}"))?;
         let info = adapter.get_info();
-        let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("window demo"),
-            required_limits: wgpu::Limits::downlevel_webgl2_defaults()
-                .using_resolution(adapter.limits()),
+            required_limits:
+                wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
             ..Default::default()
         }))
         .map_err(|error| format!("no device: {error}"))?;
@@ -180,13 +189,8 @@ impl GpuRenderer {
                 0 => Float32x2, 1 => Float32x2, 2 => Uint32, 3 => Uint32, 4 => Float32
             ],
         };
-        let quad_pipeline = pipeline(
-            "quads",
-            "quad_vertex",
-            "quad_fragment",
-            &[quad_layout],
-            None,
-        );
+        let quad_buffers = [Some(quad_layout)];
+        let quad_pipeline = pipeline("quads", "quad_vertex", "quad_fragment", &quad_buffers, None);
         let overlay_pipeline = pipeline(
             "overlay",
             "overlay_vertex",
@@ -201,8 +205,17 @@ impl GpuRenderer {
             mapped_at_creation: false,
         });
         let instance_capacity = 1024;
-        let instances = Self::instance_buffer(&device, instance_capacity);
-        Ok(GpuRenderer {
+        let instances = Gpu::instance_buffer(&device, instance_capacity);
+        let uploads = UploadArena::new(
+            &device,
+            UploadConfig {
+                // As the render lists: one frame drawn while one is built.
+                frames_in_flight: 2,
+                label: "window demo uploads",
+                ..UploadConfig::default()
+            },
+        );
+        let gpu = Gpu {
             window: window.clone(),
             device,
             queue,
@@ -216,8 +229,160 @@ impl GpuRenderer {
             instances,
             instance_capacity,
             overlay: None,
-            quads: Vec::with_capacity(1024),
-        })
+            told: false,
+        };
+        Ok(GpuRenderer { uploads, gpu })
+    }
+
+    /// "ADAPTER, BACKEND", as wgpu names them.
+    pub fn description(&self) -> &str {
+        &self.gpu.description
+    }
+
+    /// Draws a frame in a `width` x `height` window: `build` pushes the
+    /// scene's quads (into the upload arena) and draws the overlay on its
+    /// canvas (this thread's part of the frame; `None` draws nothing), then
+    /// the overlay goes into the arena, and wgpu records the copies and
+    /// passes, submits and presents them. Also returns the heap
+    /// allocations made by wgpu (and in resizing), which are not the
+    /// frame's own.
+    pub fn draw<R>(
+        &mut self,
+        width: u32,
+        height: u32,
+        build: impl FnOnce(&mut dyn FnMut(Quad), &mut Canvas<'_>) -> Option<R>,
+    ) -> Option<(R, u64)> {
+        let start = thread_allocations();
+        let gpu = &mut self.gpu;
+        gpu.fit(width, height);
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+
+        // The frame's own part: the arena's and the demo's.
+        let own_from = thread_allocations();
+        let overlay = gpu.overlay.as_mut()?;
+        let mut frame = match self.uploads.begin_frame() {
+            Ok(frame) => frame,
+            Err(error) => {
+                gpu.tell(error);
+                return None;
+            }
+        };
+        let mut canvas = Canvas::overlay(&mut overlay.pixels, padded_width(width), height);
+        let mut failed = None;
+        let (result, quads) = match frame.upload_tagged::<Quad>(QUADS) {
+            Ok(mut writer) => {
+                let result = build(
+                    &mut |quad| {
+                        if let Err(error) = writer.push(quad) {
+                            failed.get_or_insert(error);
+                        }
+                    },
+                    &mut canvas,
+                );
+                (result, Some(writer.finish()))
+            }
+            Err(error) => {
+                failed = Some(error);
+                (build(&mut |_| {}, &mut canvas), None)
+            }
+        };
+        let image = frame.upload_slice_tagged(OVERLAY, &overlay.pixels);
+        let own = thread_allocations() - own_from;
+
+        // wgpu's part: the copies, the passes, submitting, presenting.
+        let texture = result.as_ref().and_then(|_| gpu.acquire());
+        if let Some(texture) = &texture {
+            let count = quads.as_ref().map_or(0, |quads| quads.len() as u64);
+            if count > gpu.instance_capacity {
+                gpu.instance_capacity = count.next_power_of_two();
+                gpu.instances = Gpu::instance_buffer(&gpu.device, gpu.instance_capacity);
+            }
+            if let Some(quads) = &quads
+                && let Err(error) = frame.copy_to(&mut encoder, quads, &gpu.instances, 0)
+            {
+                failed.get_or_insert(error);
+            }
+            let copied = image.and_then(|image| {
+                for segment in frame.segments(&image)? {
+                    if let Some(overlay) = &gpu.overlay {
+                        copy_rows(
+                            &mut encoder,
+                            &segment,
+                            &overlay.texture,
+                            padded_width(width),
+                        );
+                    }
+                }
+                Ok(())
+            });
+            if let Err(error) = copied {
+                failed.get_or_insert(error);
+            }
+            gpu.record_passes(&mut encoder, texture, count);
+        }
+        // The staging memory goes back to the arena once the GPU is done
+        // with this submission.
+        frame.finish(&encoder);
+        gpu.queue.submit([encoder.finish()]);
+        if let Some(texture) = texture {
+            gpu.window.pre_present_notify();
+            gpu.queue.present(texture);
+        }
+        if let Some(error) = failed {
+            gpu.tell(error);
+        }
+        let renderer = thread_allocations() - start - own;
+        result.map(|result| (result, renderer))
+    }
+}
+
+/// Records the copy of one segment of the overlay's upload (texels of 4
+/// bytes, rows `row` texels long) into `texture`.
+fn copy_rows(
+    encoder: &mut wgpu::CommandEncoder,
+    segment: &tickarena::gpu::UploadSegment<'_>,
+    texture: &wgpu::Texture,
+    row: u32,
+) {
+    for copy in row_copies(segment.dst_offset / 4, segment.size / 4, row) {
+        encoder.copy_buffer_to_texture(
+            wgpu::TexelCopyBufferInfo {
+                buffer: segment.buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: segment.offset + copy.offset,
+                    bytes_per_row: Some(row * 4),
+                    rows_per_image: None,
+                },
+            },
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d {
+                    x: copy.x,
+                    y: copy.y,
+                    z: 0,
+                },
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::Extent3d {
+                width: copy.width,
+                height: copy.height,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+}
+
+impl Gpu {
+    /// Says what went wrong with an upload, the first time.
+    fn tell(&mut self, error: UploadError) {
+        if !std::mem::replace(&mut self.told, true) {
+            eprintln!("window: cannot upload a frame: {error}");
+        }
     }
 
     fn instance_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
@@ -229,16 +394,11 @@ impl GpuRenderer {
         })
     }
 
-    /// "ADAPTER, BACKEND", as wgpu names them.
-    pub fn description(&self) -> &str {
-        &self.description
-    }
-
     /// Sizes the surface and the overlay to a `width` x `height` window
     /// (nothing to do when they are that size already).
     fn fit(&mut self, width: u32, height: u32) {
-        let fits = self.overlay.is_some()
-            && (self.config.width, self.config.height) == (width, height);
+        let fits =
+            self.overlay.is_some() && (self.config.width, self.config.height) == (width, height);
         if fits {
             return;
         }
@@ -288,112 +448,69 @@ impl GpuRenderer {
         });
     }
 
-    /// Draws a frame in a `width` x `height` window: `build` pushes the
-    /// scene's quads and draws the overlay on its canvas (this thread's
-    /// part of the frame; `None` draws nothing), then wgpu records,
-    /// submits and presents it. Also returns the heap allocations made
-    /// outside `build` (by wgpu, and in resizing), which are not the
-    /// frame's own.
-    pub fn draw<R>(
-        &mut self,
-        width: u32,
-        height: u32,
-        build: impl FnOnce(&mut dyn FnMut(Quad), &mut Canvas<'_>) -> Option<R>,
-    ) -> Option<(R, u64)> {
-        let start = thread_allocations();
-        self.fit(width, height);
-        let overlay = self.overlay.as_mut()?;
-        self.quads.clear();
-        let quads = &mut self.quads;
-        let mut canvas = Canvas::overlay(&mut overlay.pixels, padded_width(width), height);
-        let built_from = thread_allocations();
-        let result = build(&mut |quad| quads.push(quad), &mut canvas);
-        let built = thread_allocations();
-        let result = result?;
-
-        let count = self.quads.len() as u64;
-        if count > self.instance_capacity {
-            self.instance_capacity = count.next_power_of_two();
-            self.instances = Self::instance_buffer(&self.device, self.instance_capacity);
-        }
-        self.queue
-            .write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.quads));
-        let overlay = self.overlay.as_ref()?;
-        self.queue.write_texture(
-            overlay.texture.as_image_copy(),
-            bytemuck::cast_slice(&overlay.pixels),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded_width(width) * 4),
-                rows_per_image: None,
-            },
-            overlay.texture.size(),
-        );
-        self.render(count);
-        Some((result, thread_allocations() - built + built_from - start))
-    }
-
-    /// Records the frame's two passes, submits and presents them.
-    fn render(&mut self, count: u64) {
-        let texture = match self.surface.get_current_texture() {
+    /// The surface's next texture, or `None` to skip drawing this frame.
+    fn acquire(&mut self) -> Option<wgpu::SurfaceTexture> {
+        match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(texture)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(texture) => texture,
+            | wgpu::CurrentSurfaceTexture::Suboptimal(texture) => Some(texture),
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 // Configured again (at this size) for the next frame.
                 self.overlay = None;
-                return;
+                None
             }
             wgpu::CurrentSurfaceTexture::Timeout
             | wgpu::CurrentSurfaceTexture::Occluded
-            | wgpu::CurrentSurfaceTexture::Validation => return,
-        };
+            | wgpu::CurrentSurfaceTexture::Validation => None,
+        }
+    }
+
+    /// Records the frame's pass: the background, `count` quads, the
+    /// overlay.
+    fn record_passes(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::SurfaceTexture,
+        count: u64,
+    ) {
         let Some(overlay) = &self.overlay else {
             return;
         };
         let view = texture.texture.create_view(&Default::default());
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-        {
-            let background = |shift: u32| f64::from((BACKGROUND >> shift) & 0xFF) / 255.0;
-            let decode = |c: f64| {
-                if !self.config.format.is_srgb() {
-                    c
-                } else if c <= 0.04045 {
-                    c / 12.92
-                } else {
-                    ((c + 0.055) / 1.055).powf(2.4)
-                }
-            };
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("scene and overlay"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    resolve_target: None,
-                    depth_slice: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: decode(background(16)),
-                            g: decode(background(8)),
-                            b: decode(background(0)),
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-            pass.set_bind_group(0, &overlay.bind_group, &[]);
-            if count > 0 {
-                pass.set_pipeline(&self.quad_pipeline);
-                pass.set_vertex_buffer(0, self.instances.slice(..count * size_of::<Quad>() as u64));
-                pass.draw(0..4, 0..count as u32);
+        let background = |shift: u32| f64::from((BACKGROUND >> shift) & 0xFF) / 255.0;
+        let decode = |c: f64| {
+            if !self.config.format.is_srgb() {
+                c
+            } else if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
             }
-            pass.set_pipeline(&self.overlay_pipeline);
-            pass.draw(0..3, 0..1);
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("scene and overlay"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                resolve_target: None,
+                depth_slice: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: decode(background(16)),
+                        g: decode(background(8)),
+                        b: decode(background(0)),
+                        a: 1.0,
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_bind_group(0, &overlay.bind_group, &[]);
+        if count > 0 {
+            pass.set_pipeline(&self.quad_pipeline);
+            pass.set_vertex_buffer(0, self.instances.slice(..count * size_of::<Quad>() as u64));
+            pass.draw(0..4, 0..count as u32);
         }
-        self.queue.submit([encoder.finish()]);
-        self.window.pre_present_notify();
-        self.queue.present(texture);
+        pass.set_pipeline(&self.overlay_pipeline);
+        pass.draw(0..3, 0..1);
     }
 }

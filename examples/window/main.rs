@@ -1,6 +1,6 @@
 //! The tickarena game loop in a window: entities in a `SegmentedList`
-//! drawn by wgpu as instanced quads (feature `wgpu`) or by a CPU canvas
-//! with softbuffer (without it, and in a browser), input turned into actions in the frame arena, and
+//! drawn by wgpu as instanced quads (feature `wgpu-vulkan`) or by a CPU
+//! canvas with softbuffer (without it, and in a browser), input turned into actions in the frame arena, and
 //! an overlay that plots the arena's bytes per frame. Simulation and
 //! drawing are pipelined: the game runs on a simulation thread, which seals
 //! each frame's render list (sprites, text) in an arena of
@@ -9,7 +9,7 @@
 //!
 //! ```sh
 //! cargo run --release --example window --features winit
-//! cargo run --release --example window --features winit,wgpu
+//! cargo run --release --example window --features winit,wgpu-vulkan
 //! cargo run --release --example window --features winit -- --autoplay --frames 600
 //! ```
 //!
@@ -30,19 +30,22 @@ mod flags;
 
 mod canvas;
 mod controls;
+#[cfg(feature = "wgpu-vulkan")]
+mod gpu;
 #[cfg_attr(
-    not(feature = "wgpu"),
-    allow(dead_code, reason = "the wgpu renderer's overlay copies, tested without it")
+    not(feature = "wgpu-vulkan"),
+    allow(
+        dead_code,
+        reason = "the wgpu renderer's overlay copies, tested without it"
+    )
 )]
 mod image_copy;
-#[cfg(feature = "wgpu")]
-mod gpu;
 mod layout;
 #[cfg(not(target_family = "wasm"))]
 mod native;
 mod overlay;
 #[cfg_attr(
-    not(feature = "wgpu"),
+    not(feature = "wgpu-vulkan"),
     allow(dead_code, reason = "the wgpu renderer's instances, tested without it")
 )]
 mod quads;

@@ -7,8 +7,7 @@ use crate::scene::Shape;
 
 /// One instance: a quad `2 * half` pixels wide around `center`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "wgpu", derive(bytemuck::Pod, bytemuck::Zeroable))]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Quad {
     pub center: [f32; 2],
     pub half: [f32; 2],

@@ -19,10 +19,27 @@ pub const PALETTE: [Rgb; 4] = [0x2EC4B6, 0xFF9F1C, 0xE84A72, 0x8E7DFF];
 /// (the canvas with softbuffer, instanced quads with wgpu).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shape {
-    Rect { x: i32, y: i32, w: i32, h: i32, color: Rgb },
-    Disc { x: i32, y: i32, r: i32, color: Rgb },
+    Rect {
+        x: i32,
+        y: i32,
+        w: i32,
+        h: i32,
+        color: Rgb,
+    },
+    Disc {
+        x: i32,
+        y: i32,
+        r: i32,
+        color: Rgb,
+    },
     /// A circle outline `thickness` pixels wide.
-    Ring { x: i32, y: i32, r: i32, thickness: i32, color: Rgb },
+    Ring {
+        x: i32,
+        y: i32,
+        r: i32,
+        thickness: i32,
+        color: Rgb,
+    },
 }
 
 /// The scene's shapes, back to front: the field, its grid and border,

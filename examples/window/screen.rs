@@ -1,7 +1,7 @@
 //! The demo's [`View`], on winit's thread: window input becomes game
 //! events, handed to the simulation once per frame (natively to its own
 //! thread, in a browser stepped right here); each frame drawn (scene,
-//! panel, chart; by wgpu with the `wgpu` feature, else by the canvas and
+//! panel, chart; by wgpu with the `wgpu-vulkan` feature, else by the canvas and
 //! softbuffer) is the render list the simulation sealed for it, with one
 //! more frame built ahead (2 frames in flight).
 
@@ -25,11 +25,11 @@ use crate::canvas::Canvas;
 use crate::controls::{Command, HeldKeys, command_for};
 use crate::counting_alloc::thread_allocations;
 use crate::demo::{Event, World};
+#[cfg(feature = "wgpu-vulkan")]
+use crate::gpu::GpuRenderer;
 use crate::layout::Layout;
 use crate::overlay::{self, Bytes};
-#[cfg(feature = "wgpu")]
-use crate::gpu::GpuRenderer;
-#[cfg(feature = "wgpu")]
+#[cfg(feature = "wgpu-vulkan")]
 use crate::quads::Quad;
 use crate::render_list::{Render, RenderList};
 use crate::scene::{self, BACKGROUND};
@@ -128,10 +128,10 @@ type WindowSurface = Surface<Arc<Window>, Arc<Window>>;
 /// What the frames are drawn with.
 enum Target {
     /// The canvas, presented by softbuffer: in a browser, and natively
-    /// without the `wgpu` feature (or when wgpu finds no adapter).
+    /// without the `wgpu-vulkan` feature (or when wgpu finds no adapter).
     Software(WindowSurface),
     /// wgpu: the scene as instanced quads, the overlay as a texture.
-    #[cfg(feature = "wgpu")]
+    #[cfg(feature = "wgpu-vulkan")]
     Gpu(Box<GpuRenderer>),
 }
 
@@ -375,7 +375,7 @@ impl View<Presenter> for Screen {
     }
 
     fn resumed(&mut self, window: &Arc<Window>) {
-        #[cfg(feature = "wgpu")]
+        #[cfg(feature = "wgpu-vulkan")]
         match GpuRenderer::new(window) {
             Ok(gpu) => {
                 println!("renderer: wgpu ({})", gpu.description());
@@ -528,7 +528,7 @@ impl View<Presenter> for Screen {
                 }
                 (drawn, thread_allocations() - before)
             }
-            #[cfg(feature = "wgpu")]
+            #[cfg(feature = "wgpu-vulkan")]
             Target::Gpu(gpu) => {
                 let drawn = gpu.draw(width.get(), height.get(), |quads, canvas| {
                     frames.consume(|list| {
