@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use tickarena::Tag;
-use tickarena::gpu::{UploadArena, UploadConfig, UploadError};
+use tickarena::gpu::{UploadArena, UploadConfig, UploadError, UploadStats};
 use winit::window::Window;
 
 use crate::canvas::Canvas;
@@ -52,7 +52,21 @@ struct Overlay {
 pub struct GpuRenderer {
     /// Each frame's quads and overlay image, on their way to the GPU.
     uploads: UploadArena,
+    /// Staging buffers the arena had created by the end of frame
+    /// `WARM_UP` (after it, a steady frame creates none).
+    created_in_warm_up: Option<u64>,
     gpu: Gpu,
+}
+
+/// Frames that size the arena's staging chunks.
+pub const WARM_UP: u64 = 10;
+
+/// What the upload arena did in a run.
+#[derive(Clone, Copy, Debug)]
+pub struct UploadFigures {
+    pub stats: UploadStats,
+    /// Staging buffers created after frame `WARM_UP`.
+    pub created_after_warm_up: u64,
 }
 
 /// The device, the window's surface and what the passes draw with.
@@ -231,12 +245,27 @@ impl GpuRenderer {
             overlay: None,
             told: false,
         };
-        Ok(GpuRenderer { uploads, gpu })
+        Ok(GpuRenderer {
+            uploads,
+            created_in_warm_up: None,
+            gpu,
+        })
     }
 
     /// "ADAPTER, BACKEND", as wgpu names them.
     pub fn description(&self) -> &str {
         &self.gpu.description
+    }
+
+    /// What the upload arena did so far.
+    pub fn upload_figures(&self) -> UploadFigures {
+        let stats = self.uploads.stats();
+        UploadFigures {
+            stats,
+            created_after_warm_up: self
+                .created_in_warm_up
+                .map_or(0, |warm| stats.buffers_created - warm),
+        }
     }
 
     /// Draws a frame in a `width` x `height` window: `build` pushes the
@@ -327,6 +356,10 @@ impl GpuRenderer {
         // The staging memory goes back to the arena once the GPU is done
         // with this submission.
         frame.finish(&encoder);
+        let stats = self.uploads.stats();
+        if stats.frames == WARM_UP {
+            self.created_in_warm_up = Some(stats.buffers_created);
+        }
         gpu.queue.submit([encoder.finish()]);
         if let Some(texture) = texture {
             gpu.window.pre_present_notify();

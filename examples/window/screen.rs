@@ -333,6 +333,15 @@ impl Screen {
             .end_frame(drawn.tick, drawn.storm, entity_capacity, simulation);
     }
 
+    /// What the upload arena did, when wgpu draws.
+    #[cfg(feature = "wgpu-vulkan")]
+    pub fn upload_figures(&self) -> Option<crate::gpu::UploadFigures> {
+        match &self.target {
+            Some(Target::Gpu(gpu)) => Some(gpu.upload_figures()),
+            _ => None,
+        }
+    }
+
     /// Where the cursor points in the world, if it is over the window.
     fn cursor_in_world(&self, input: &Input<'_, ()>) -> Option<Vec2> {
         let cursor = input.state().cursor()?;
