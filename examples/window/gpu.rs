@@ -10,6 +10,7 @@
 //! staging memory is written again only once the GPU is done with it.
 
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 
 use tickarena::Tag;
 use tickarena::gpu::{UploadArena, UploadConfig, UploadError, UploadStats};
@@ -39,6 +40,19 @@ struct ScreenUniform {
 fn padded_width(width: u32) -> u32 {
     let per_row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT / 4;
     width.div_ceil(per_row) * per_row
+}
+
+/// Waits for a wgpu future. Natively wgpu's adapter and device requests
+/// are ready when first polled; this is for the two of them at startup.
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut context = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut context) {
+            return value;
+        }
+        std::thread::yield_now();
+    }
 }
 
 /// The overlay image and its texture, sized to the window.
@@ -106,13 +120,13 @@ impl GpuRenderer {
         let surface = instance
             .create_surface(window.clone())
             .map_err(|error| format!("no surface: {error}"))?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        let adapter = block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             compatible_surface: Some(&surface),
             ..Default::default()
         }))
         .map_err(|error| format!("no adapter: {error}"))?;
         let info = adapter.get_info();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("window demo"),
             required_limits:
                 wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits()),
@@ -330,6 +344,8 @@ impl GpuRenderer {
                 gpu.instance_capacity = count.next_power_of_two();
                 gpu.instances = Gpu::instance_buffer(&gpu.device, gpu.instance_capacity);
             }
+            // One instance buffer for every frame: the queue runs this
+            // copy after the last frame's draw, which read it before.
             if let Some(quads) = &quads
                 && let Err(error) = frame.copy_to(&mut encoder, quads, &gpu.instances, 0)
             {
