@@ -45,8 +45,10 @@ use ceiling::Ceiling;
 use last_size::LastSizes;
 use refusal::Refusal;
 use refusals::RefusalCounts;
+#[cfg(feature = "wgpu")]
+pub(crate) use retention::DEFAULT_RELEASE_AFTER;
+pub(crate) use retention::Retention;
 use retention::Window;
-pub(crate) use retention::{DEFAULT_RELEASE_AFTER, Retention};
 use tags::Ledger;
 
 pub use budget::{Breach, BudgetPolicy};

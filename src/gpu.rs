@@ -69,13 +69,19 @@
 
 pub(crate) mod bump;
 
+/// The wgpu this module is built on (30), so that your buffers and
+/// encoders are its types.
+#[cfg(feature = "wgpu")]
+#[doc(no_inline)]
+pub use wgpu;
+
 #[cfg(feature = "wgpu")]
 mod arena;
 #[cfg(feature = "wgpu")]
 mod error;
 #[cfg(feature = "wgpu")]
 mod frame;
-#[cfg(feature = "wgpu")]
+#[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
 mod signal;
 
 #[cfg(feature = "wgpu")]

@@ -17,6 +17,7 @@
 
 #![forbid(unsafe_code)]
 
+use alloc::vec::Vec;
 use core::ops::Range;
 
 /// wgpu's `COPY_BUFFER_ALIGNMENT`: copies start and end on multiples of 4.
@@ -83,6 +84,10 @@ struct Open {
     unit: u64,
     /// Where its segment in the current chunk began.
     segment_start: u64,
+    /// The end of the whole units from `segment_start` that fit in the
+    /// chunk: the bytes up to it are free for this upload (computed once
+    /// per segment, so that a write makes no division).
+    limit: u64,
     /// Index of its first segment in the frame's table.
     first_segment: usize,
     /// Bytes written, no padding.
@@ -149,10 +154,28 @@ impl Bump {
             elem,
             unit,
             segment_start: self.top,
+            limit: units_end(self.top, unit, self.chunk_size),
             first_segment: segments_len,
             len: 0,
         });
         Ok(())
+    }
+
+    /// The fast path of a write of `n` bytes (whole elements of the open
+    /// upload) that fits in the current chunk's room: the top moves, and
+    /// the caller writes the bytes at the chunk and offset returned.
+    /// `None` (nothing moved) when it does not fit, or no chunk is open
+    /// yet: then [`write`](Self::write).
+    #[inline(always)]
+    pub(crate) fn bump_in_place(&mut self, n: u64) -> Option<(usize, u64)> {
+        let open = self.open.as_mut()?;
+        if self.opened == 0 || self.top + n > open.limit {
+            return None;
+        }
+        let at = self.top;
+        self.top += n;
+        open.len += n;
+        Some((self.chunk, at))
     }
 
     /// Writes `bytes` (whole elements of the open upload) at the top,
@@ -180,10 +203,7 @@ impl Bump {
             self.opened = 1;
         }
         while !bytes.is_empty() {
-            // Whole units from the segment's start that fit in the chunk:
-            // the bytes up to there are free for this upload.
-            let room = (self.chunk_size - open.segment_start) / open.unit * open.unit;
-            let free = open.segment_start + room - self.top;
+            let free = open.limit - self.top;
             let n = free.min(bytes.len() as u64);
             if n > 0 {
                 let (now, rest) = bytes.split_at(n as usize);
@@ -215,6 +235,7 @@ impl Bump {
             self.chunk = next;
             self.top = 0;
             open.segment_start = 0;
+            open.limit = units_end(0, open.unit, self.chunk_size);
         }
         self.open = Some(open);
         Ok(())
@@ -251,6 +272,12 @@ impl Bump {
         self.top = end;
         (open.first_segment..segments.len(), open.len)
     }
+}
+
+/// The end of the whole units of `unit` bytes from `start` that fit in a
+/// chunk of `chunk_size` bytes.
+const fn units_end(start: u64, unit: u64, chunk_size: u64) -> u64 {
+    start + (chunk_size - start) / unit * unit
 }
 
 const fn gcd(mut a: u64, mut b: u64) -> u64 {

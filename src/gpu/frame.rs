@@ -334,7 +334,7 @@ impl<'a> UploadFrame<'a> {
     pub fn segments<'f>(
         &'f self,
         upload: &Upload<'a>,
-    ) -> Result<impl ExactSizeIterator<Item = UploadSegment<'f>> + 'f, UploadError> {
+    ) -> Result<impl ExactSizeIterator<Item = UploadSegment<'f>> + use<'f>, UploadError> {
         if upload.arena != self.arena.id || upload.frame != self.number {
             return Err(UploadError::ForeignUpload);
         }
@@ -620,7 +620,19 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// ```
     #[inline]
     pub fn push(&mut self, value: T) -> Result<(), UploadError> {
-        self.write_bytes(bytemuck::bytes_of(&value))
+        let bytes = bytemuck::bytes_of(&value);
+        let slot = &mut self.frame.arena.slots[self.frame.slot];
+        // The fast path: room in the chunk at the top.
+        if let Some((chunk, offset)) = slot.bump.bump_in_place(bytes.len() as u64) {
+            // An opened chunk always has its view (see `Staging::open`).
+            if let Some(view) = &mut slot.chunks[chunk].view {
+                let offset = offset as usize;
+                view.slice(offset..offset + bytes.len())
+                    .copy_from_slice(bytes);
+            }
+            return Ok(());
+        }
+        self.write_bytes(bytes)
     }
 
     /// Appends every element of `values`, in one write where the chunk

@@ -6,6 +6,8 @@
 //! Each test uploads, copies into a destination buffer, reads it back
 //! (mapped for reading) and compares with what it wrote.
 
+mod compile_fail;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -729,7 +731,7 @@ fn a_steady_frame_makes_no_buffer_and_no_allocation_of_its_own() {
         assert_eq!(stats.buffers_created, frames_in_flight as u64);
         eprintln!(
             "frames in flight {frames_in_flight}: heap allocations in tickarena's calls per \
-             steady frame: {:.1} (wgpu's inside them: map_buffer_on_submit, poll); whole \
+             steady frame: {:.1} (wgpu's, inside them: the mapped view, the map callback, the copy command); whole \
              frame with encoder and submit: {:.1}; waits {}",
             ours as f64 / 30.0,
             whole as f64 / 30.0,
@@ -748,4 +750,32 @@ fn a_steady_frame_makes_no_buffer_and_no_allocation_of_its_own() {
             "tickarena's calls {ours}, wgpu's alone {wgpu_alone}, in 30 frames"
         );
     }
+}
+
+/// The arena can be made on one thread and moved to the render thread.
+#[test]
+fn the_arena_moves_to_another_thread() {
+    fn send<T: Send>(_: &T) {}
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    send(&arena);
+    let dst = readable(&device, 16);
+    let dst_on_thread = dst.clone();
+    let device_on_thread = device.clone();
+    std::thread::spawn(move || {
+        let mut encoder = device_on_thread.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let upload = frame.upload_slice(&[8u32; 4]).unwrap();
+        frame
+            .copy_to(&mut encoder, &upload, &dst_on_thread, 0)
+            .unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    })
+    .join()
+    .unwrap();
+    assert_eq!(
+        read_back(&device, &dst, 16),
+        bytemuck::cast_slice::<u32, u8>(&[8; 4])
+    );
 }
