@@ -1,9 +1,9 @@
 //! The demo's [`View`], on winit's thread: window input becomes game
 //! events, handed to the simulation once per frame (natively to its own
 //! thread, in a browser stepped right here); each frame drawn (scene,
-//! panel, chart; by wgpu with the `wgpu-vulkan` feature, else by the canvas and
-//! softbuffer) is the render list the simulation sealed for it, with one
-//! more frame built ahead (2 frames in flight).
+//! panel, chart: by wgpu with the `wgpu-vulkan` feature, else by the
+//! canvas and softbuffer) is the render list the simulation sealed for it,
+//! with one more frame built ahead (2 frames in flight).
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -184,10 +184,11 @@ struct HeapMeter {
     /// The count after the last frame was presented.
     presented: Option<u64>,
     /// Allocations between the last present and this frame's start, and
-    /// the renderer's in the last frame (wgpu's).
+    /// the renderer's in the last frame.
     windowing: u64,
-    /// wgpu's allocations in the last frame drawn (recording, submitting,
-    /// presenting), left out of the frame's own as softbuffer's are.
+    /// The renderer's allocations in the last frame drawn (softbuffer's
+    /// present; wgpu's recording, submitting and presenting), which are
+    /// the windowing stack's, not the frame's.
     renderer: u64,
     /// The entity list's capacity at the last draw: when it changes, the
     /// world allocated (a new segment), which is not a steady frame.
