@@ -1,6 +1,7 @@
 //! The wgpu renderer (feature `wgpu-vulkan`: the upload arena and wgpu's
-//! Vulkan backend, with Mesa's lavapipe where there is no GPU): the scene as instanced quads, then
-//! the overlay (panel, help, chart), rasterized by the canvas into a
+//! Vulkan backend, with Mesa's lavapipe where there is no GPU): the scene
+//! as instanced quads, then the overlay (panel, help, chart), rasterized
+//! by the canvas into a
 //! premultiplied image the size of the window, drawn over it as one
 //! texture. Each frame's quads are built on this (winit's) thread from
 //! the sealed render list it receives, straight into the upload arena

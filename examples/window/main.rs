@@ -1,7 +1,8 @@
 //! The tickarena game loop in a window: entities in a `SegmentedList`
 //! drawn by wgpu as instanced quads (feature `wgpu-vulkan`) or by a CPU
-//! canvas with softbuffer (without it, and in a browser), input turned into actions in the frame arena, and
-//! an overlay that plots the arena's bytes per frame. Simulation and
+//! canvas with softbuffer (without it, and in a browser), input turned
+//! into actions in the frame arena, and an overlay that plots the arena's
+//! bytes per frame. Simulation and
 //! drawing are pipelined: the game runs on a simulation thread, which seals
 //! each frame's render list (sprites, text) in an arena of
 //! `tickarena::in_flight` and hands it to winit's thread, which draws frame

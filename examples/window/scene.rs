@@ -1,6 +1,7 @@
 //! The world on screen: entities as discs and squares, the player as a
-//! ring, as shapes that either renderer draws, from the frame's render list (built and sorted by style on
-//! the simulation thread, in a sealed frame arena).
+//! ring, as shapes that either renderer draws, from the frame's render
+//! list (built and sorted by style on the simulation thread, in a sealed
+//! frame arena).
 
 use crate::canvas::{Canvas, Rgb};
 use crate::layout::Layout;
