@@ -1,24 +1,31 @@
-//! Drawing into a 0RGB pixel buffer (softbuffer's format): rectangles,
-//! circles, lines and 8x8 bitmap text. Everything clips to the buffer.
+//! Drawing into a 0RGB pixel buffer (softbuffer's format), or into a
+//! premultiplied ARGB one that starts transparent (the wgpu renderer's
+//! overlay): rectangles, circles, lines and 8x8 bitmap text. Everything
+//! clips to the buffer.
 
 use font8x8::legacy::BASIC_LEGACY;
 
 /// A colour as 0x00RRGGBB.
 pub type Rgb = u32;
 
-/// Mixes `over` onto `under`; `alpha` from 0 (all `under`) to 256.
-fn blend(under: Rgb, over: Rgb, alpha: u32) -> Rgb {
+/// Mixes `over` onto `under`; `alpha` from 0 (all `under`) to 256. All
+/// four bytes mix alike: with the top byte as coverage (an overlay canvas),
+/// that is premultiplied "over"; in 0RGB it stays 0.
+fn blend(under: u32, over: u32, alpha: u32) -> u32 {
     let mix = |shift: u32| {
         let (a, b) = ((under >> shift) & 0xFF, (over >> shift) & 0xFF);
         ((a * (256 - alpha) + b * alpha) >> 8) << shift
     };
-    mix(16) | mix(8) | mix(0)
+    mix(24) | mix(16) | mix(8) | mix(0)
 }
 
 pub struct Canvas<'a> {
     pixels: &'a mut [u32],
     width: i32,
     height: i32,
+    /// Or-ed into every colour drawn: 0 for softbuffer's 0RGB, full
+    /// coverage (0xFF in the top byte) for an overlay.
+    opaque: u32,
 }
 
 impl<'a> Canvas<'a> {
@@ -29,6 +36,22 @@ impl<'a> Canvas<'a> {
             pixels,
             width: width as i32,
             height: height as i32,
+            opaque: 0,
+        }
+    }
+
+    /// An overlay canvas over `pixels`, `width` pixels a row: premultiplied
+    /// ARGB (BGRA bytes in memory), cleared to transparent; what is drawn
+    /// covers what is under it, as on a 0RGB canvas.
+    #[cfg_attr(
+        not(any(feature = "wgpu-vulkan", test)),
+        expect(dead_code, reason = "the wgpu renderer's overlay")
+    )]
+    pub fn overlay(pixels: &'a mut [u32], width: u32, height: u32) -> Self {
+        pixels.fill(0);
+        Canvas {
+            opaque: 0xFF00_0000,
+            ..Canvas::new(pixels, width, height)
         }
     }
 
@@ -37,7 +60,7 @@ impl<'a> Canvas<'a> {
     }
 
     pub fn clear(&mut self, color: Rgb) {
-        self.pixels.fill(color);
+        self.pixels.fill(color | self.opaque);
     }
 
     /// The part of the rows `y0..y1` and columns `x0..x1` inside the canvas.
@@ -53,6 +76,7 @@ impl<'a> Canvas<'a> {
     }
 
     pub fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, color: Rgb) {
+        let color = color | self.opaque;
         if let Some((x0, y0, x1, y1)) = self.clip(x, y, x + w, y + h) {
             for row in y0..y1 {
                 self.row(row, x0, x1).fill(color);
@@ -62,6 +86,7 @@ impl<'a> Canvas<'a> {
 
     /// A rectangle of `color` at `alpha` (0..=256) over what is there.
     pub fn blend_rect(&mut self, x: i32, y: i32, w: i32, h: i32, color: Rgb, alpha: u32) {
+        let color = color | self.opaque;
         if let Some((x0, y0, x1, y1)) = self.clip(x, y, x + w, y + h) {
             for row in y0..y1 {
                 for pixel in self.row(row, x0, x1) {
@@ -191,5 +216,23 @@ mod tests {
         assert_eq!(blend(0x000000, 0xFFFFFF, 0), 0x000000);
         assert_eq!(blend(0x000000, 0xFFFFFF, 256), 0xFFFFFF);
         assert_eq!(blend(0x000000, 0x804020, 128), 0x402010);
+    }
+
+    #[test]
+    fn an_overlay_starts_transparent_and_blends_premultiplied() {
+        let mut pixels = vec![0x1234_5678; 4 * 2];
+        let mut canvas = Canvas::overlay(&mut pixels, 4, 2);
+        canvas.fill_rect(0, 0, 1, 1, 0x102030);
+        canvas.blend_rect(1, 0, 2, 1, 0x804020, 128);
+        canvas.fill_rect(2, 0, 1, 1, 0xFFFFFF);
+        canvas.blend_rect(2, 0, 1, 1, 0x000000, 128);
+        assert_eq!(pixels[0], 0xFF10_2030, "drawn: opaque");
+        assert_eq!(
+            pixels[1], 0x7F40_2010,
+            "half over transparent: half coverage"
+        );
+        assert_eq!(pixels[2], 0xFF7F_7F7F, "half over opaque: opaque");
+        assert_eq!(pixels[3], 0, "untouched: transparent");
+        assert!(pixels[4..].iter().all(|&p| p == 0));
     }
 }

@@ -1,6 +1,8 @@
 //! The tickarena game loop in a window: entities in a `SegmentedList`
-//! drawn with softbuffer, input turned into actions in the frame arena, and
-//! an overlay that plots the arena's bytes per frame. Simulation and
+//! drawn by wgpu as instanced quads (feature `wgpu-vulkan`) or by a CPU
+//! canvas with softbuffer (without it, and in a browser), input turned
+//! into actions in the frame arena, and an overlay that plots the arena's
+//! bytes per frame. Simulation and
 //! drawing are pipelined: the game runs on a simulation thread, which seals
 //! each frame's render list (sprites, text) in an arena of
 //! `tickarena::in_flight` and hands it to winit's thread, which draws frame
@@ -8,6 +10,7 @@
 //!
 //! ```sh
 //! cargo run --release --example window --features winit
+//! cargo run --release --example window --features winit,wgpu-vulkan
 //! cargo run --release --example window --features winit -- --autoplay --frames 600
 //! ```
 //!
@@ -28,10 +31,25 @@ mod flags;
 
 mod canvas;
 mod controls;
+#[cfg(feature = "wgpu-vulkan")]
+mod gpu;
+#[cfg_attr(
+    not(feature = "wgpu-vulkan"),
+    allow(
+        dead_code,
+        reason = "the wgpu renderer's overlay copies, tested without it"
+    )
+)]
+mod image_copy;
 mod layout;
 #[cfg(not(target_family = "wasm"))]
 mod native;
 mod overlay;
+#[cfg_attr(
+    not(feature = "wgpu-vulkan"),
+    allow(dead_code, reason = "the wgpu renderer's instances, tested without it")
+)]
+mod quads;
 mod render_list;
 mod scene;
 mod screen;

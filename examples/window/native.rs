@@ -110,6 +110,8 @@ pub fn main() -> ExitCode {
     };
     let (presenter, screen) = finished.into_parts();
     let summary = screen.summary();
+    #[cfg(feature = "wgpu-vulkan")]
+    let uploads = screen.upload_figures();
     let game = screen.hang_up();
 
     let ticks = game.history().iter().count().max(1) as f64;
@@ -146,6 +148,20 @@ pub fn main() -> ExitCode {
         "heap allocations     {} in {} steady ticks",
         summary.steady_tick_allocations, summary.steady_ticks
     );
+    #[cfg(feature = "wgpu-vulkan")]
+    if let Some(uploads) = uploads {
+        let stats = uploads.stats;
+        println!(
+            "gpu uploads          high water {} a frame, {} staging in {} chunks, {} buffers created ({} after frame {}), {} waits for the GPU",
+            Bytes(stats.high_water as usize),
+            Bytes(stats.staging_bytes as usize),
+            stats.chunks,
+            stats.buffers_created,
+            uploads.created_after_warm_up,
+            crate::gpu::WARM_UP,
+            stats.waits
+        );
+    }
     let input = summary.input;
     println!(
         "input                {} spawn clicks, {} despawn clicks, {} bursts, {} storms, {} steering changes",

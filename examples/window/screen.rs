@@ -1,8 +1,9 @@
 //! The demo's [`View`], on winit's thread: window input becomes game
 //! events, handed to the simulation once per frame (natively to its own
-//! thread, in a browser stepped right here); each frame drawn with
-//! softbuffer (scene, panel, chart) is the render list the simulation
-//! sealed for it, with one more frame built ahead (2 frames in flight).
+//! thread, in a browser stepped right here); each frame drawn (scene,
+//! panel, chart: by wgpu with the `wgpu-vulkan` feature, else by the
+//! canvas and softbuffer) is the render list the simulation sealed for it,
+//! with one more frame built ahead (2 frames in flight).
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -14,7 +15,7 @@ use softbuffer::{Context, Surface};
 use tickarena::frame_loop::{Frame, FrameLoop, Game};
 use tickarena::in_flight::Consumer;
 use tickarena::winit::{DrawContext, Input, View};
-use tickarena::{FrameVec, format_in};
+use tickarena::{FrameArena, FrameVec, format_in};
 use web_time::Instant;
 use winit::event::{ElementState, KeyEvent, MouseButton, WindowEvent};
 use winit::keyboard::PhysicalKey;
@@ -24,9 +25,13 @@ use crate::canvas::Canvas;
 use crate::controls::{Command, HeldKeys, command_for};
 use crate::counting_alloc::thread_allocations;
 use crate::demo::{Event, World};
+#[cfg(feature = "wgpu-vulkan")]
+use crate::gpu::GpuRenderer;
 use crate::layout::Layout;
 use crate::overlay::{self, Bytes};
-use crate::render_list::Render;
+#[cfg(feature = "wgpu-vulkan")]
+use crate::quads::Quad;
+use crate::render_list::{Render, RenderList};
 use crate::scene::{self, BACKGROUND};
 use crate::scripted::{autoplay, is_storm, storm};
 use crate::simulation::{Batch, Simulation};
@@ -120,6 +125,16 @@ const OPENING: u32 = 300;
 
 type WindowSurface = Surface<Arc<Window>, Arc<Window>>;
 
+/// What the frames are drawn with.
+enum Target {
+    /// The canvas, presented by softbuffer: in a browser, and natively
+    /// without the `wgpu-vulkan` feature (or when wgpu finds no adapter).
+    Software(WindowSurface),
+    /// wgpu: the scene as instanced quads, the overlay as a texture.
+    #[cfg(feature = "wgpu-vulkan")]
+    Gpu(Box<GpuRenderer>),
+}
+
 pub struct Screen {
     attributes: WindowAttributes,
     autoplay: bool,
@@ -130,7 +145,7 @@ pub struct Screen {
     sent: u64,
     received: u64,
     last_batch: Option<Instant>,
-    surface: Option<WindowSurface>,
+    target: Option<Target>,
     /// The layout of the last frame drawn: where a click lands in the world.
     layout: Option<Layout>,
     held: HeldKeys,
@@ -168,8 +183,13 @@ struct HeapMeter {
     frame_start: u64,
     /// The count after the last frame was presented.
     presented: Option<u64>,
-    /// Allocations between the last present and this frame's start.
+    /// Allocations between the last present and this frame's start, and
+    /// the renderer's in the last frame.
     windowing: u64,
+    /// The renderer's allocations in the last frame drawn (softbuffer's
+    /// present; wgpu's recording, submitting and presenting), which are
+    /// the windowing stack's, not the frame's.
+    renderer: u64,
     /// The entity list's capacity at the last draw: when it changes, the
     /// world allocated (a new segment), which is not a steady frame.
     entity_capacity: usize,
@@ -221,7 +241,7 @@ impl Screen {
             sent: 0,
             received: 0,
             last_batch: None,
-            surface: None,
+            target: None,
             layout: None,
             held: HeldKeys::default(),
             events_this_tick: 0,
@@ -297,6 +317,32 @@ impl Screen {
         }
     }
 
+    /// Adds a frame drawn to the figures.
+    fn record(&mut self, drawn: Drawn) {
+        self.largest_render_list = self.largest_render_list.max(drawn.bytes);
+        self.received += 1;
+        self.sprites_drawn = drawn.sprites;
+        let simulation = self
+            .pipeline
+            .simulation
+            .allocations_elsewhere(drawn.simulation_allocations);
+        let entity_capacity = self
+            .pipeline
+            .simulation
+            .entity_capacity(drawn.entity_capacity);
+        self.heap
+            .end_frame(drawn.tick, drawn.storm, entity_capacity, simulation);
+    }
+
+    /// What the upload arena did, when wgpu draws.
+    #[cfg(feature = "wgpu-vulkan")]
+    pub fn upload_figures(&self) -> Option<crate::gpu::UploadFigures> {
+        match &self.target {
+            Some(Target::Gpu(gpu)) => Some(gpu.upload_figures()),
+            _ => None,
+        }
+    }
+
     /// Where the cursor points in the world, if it is over the window.
     fn cursor_in_world(&self, input: &Input<'_, ()>) -> Option<Vec2> {
         let cursor = input.state().cursor()?;
@@ -339,16 +385,29 @@ impl View<Presenter> for Screen {
     }
 
     fn resumed(&mut self, window: &Arc<Window>) {
+        #[cfg(feature = "wgpu-vulkan")]
+        match GpuRenderer::new(window) {
+            Ok(gpu) => {
+                println!("renderer: wgpu ({})", gpu.description());
+                self.target = Some(Target::Gpu(Box::new(gpu)));
+                return;
+            }
+            Err(error) => eprintln!("window: wgpu cannot draw here ({error}); using softbuffer"),
+        }
         let surface =
             Context::new(window.clone()).and_then(|context| Surface::new(&context, window.clone()));
         match surface {
-            Ok(surface) => self.surface = Some(surface),
+            Ok(surface) => {
+                #[cfg(not(target_family = "wasm"))]
+                println!("renderer: softbuffer (CPU)");
+                self.target = Some(Target::Software(surface));
+            }
             Err(error) => eprintln!("window: no drawing surface ({error}); running undrawn"),
         }
     }
 
     fn suspended(&mut self) {
-        self.surface = None;
+        self.target = None;
     }
 
     fn input(&mut self, event: &WindowEvent, input: &mut Input<'_, ()>) {
@@ -387,7 +446,8 @@ impl View<Presenter> for Screen {
 
     fn poll(&mut self, input: &mut Input<'_, ()>) {
         let now = thread_allocations();
-        self.heap.windowing = self.heap.presented.map_or(0, |presented| now - presented);
+        self.heap.windowing =
+            self.heap.presented.map_or(0, |presented| now - presented) + self.heap.renderer;
         self.heap.frame_start = now;
         if input.tick() == 0 {
             self.batch.push(Event::Spawn {
@@ -433,79 +493,143 @@ impl View<Presenter> for Screen {
             };
         }
 
-        let Some(surface) = &mut self.surface else {
+        let Some(target) = &mut self.target else {
             return;
         };
         let (width, height) = (context.width(), context.height());
         let layout = Layout::new(width.get(), height.get(), context.state().scale_factor());
         self.layout = Some(layout);
-        if let Err(error) = surface.resize(width, height) {
-            eprintln!("window: cannot resize the surface: {error}");
-            return;
-        }
-        let mut buffer = match surface.buffer_mut() {
-            Ok(buffer) => buffer,
-            Err(error) => {
-                eprintln!("window: no buffer to draw into: {error}");
-                return;
+        let arena = frame.arena();
+        let overlay = OverlayFigures {
+            in_flight: self.pipeline.frames.in_flight(),
+            heap_frame: thread_allocations() - self.heap.frame_start,
+            heap_windowing: self.heap.windowing,
+            fps: self.fps,
+            events_sent: self.events_this_tick,
+        };
+        let frames = &mut self.pipeline.frames;
+        let (drawn, renderer_allocations) = match target {
+            Target::Software(surface) => {
+                if let Err(error) = surface.resize(width, height) {
+                    eprintln!("window: cannot resize the surface: {error}");
+                    return;
+                }
+                let mut buffer = match surface.buffer_mut() {
+                    Ok(buffer) => buffer,
+                    Err(error) => {
+                        eprintln!("window: no buffer to draw into: {error}");
+                        return;
+                    }
+                };
+                let mut canvas = Canvas::new(&mut buffer, width.get(), height.get());
+                // The oldest frame the simulation sealed: drawn while it
+                // builds the next.
+                let drawn = frames.consume(|list| {
+                    canvas.clear(BACKGROUND);
+                    scene::draw(&mut canvas, &layout, list);
+                    overlay.draw(&mut canvas, &layout, list, arena)
+                });
+                let Some(drawn) = drawn else {
+                    return; // the simulation is gone; the loop exits at the next poll
+                };
+                let before = thread_allocations();
+                if let Err(error) = buffer.present() {
+                    eprintln!("window: cannot present the frame: {error}");
+                }
+                (drawn, thread_allocations() - before)
+            }
+            #[cfg(feature = "wgpu-vulkan")]
+            Target::Gpu(gpu) => {
+                let drawn = gpu.draw(width.get(), height.get(), |quads, canvas| {
+                    frames.consume(|list| {
+                        scene::shapes(&layout, list, |shape| quads(Quad::from(shape)));
+                        overlay.draw(canvas, &layout, list, arena)
+                    })
+                });
+                let Some(drawn) = drawn else {
+                    return;
+                };
+                drawn
             }
         };
-        let arena = frame.arena();
-        let in_flight = self.pipeline.frames.in_flight();
-        let (heap_frame, heap_windowing) = (
-            thread_allocations() - self.heap.frame_start,
-            self.heap.windowing,
-        );
-        let (fps, events_sent) = (self.fps, self.events_this_tick);
-        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get());
-        // The oldest frame the simulation sealed: drawn while it builds the next.
-        let drawn = self.pipeline.frames.consume(|list| {
-            canvas.clear(BACKGROUND);
-            scene::draw(&mut canvas, &layout, list);
-            let window_rows = [
-                (
-                    "in flight",
-                    format_in!(arena, "{in_flight} of {IN_FLIGHT} frames"),
-                ),
-                ("render list", format_in!(arena, "{}", Bytes(list.bytes))),
-                ("draw allocs", format_in!(arena, "{heap_frame}")),
-                ("", format_in!(arena, "{heap_windowing} in windowing")),
-                ("fps", format_in!(arena, "{fps:.0}")),
-            ];
-            let mut rows: FrameVec<'_, (&str, &str)> =
-                Vec::with_capacity_in(list.rows.len() + window_rows.len(), arena);
-            rows.extend_from_slice(list.rows);
-            rows.extend(
-                window_rows
-                    .iter()
-                    .map(|(label, value)| (*label, value.as_str())),
-            );
-            overlay::draw_panel(&mut canvas, &layout, &rows);
-            overlay::draw_help(&mut canvas, &layout);
-            overlay::draw_chart(&mut canvas, &layout, list, arena);
-            (
-                list.bytes,
-                list.tick,
-                is_storm(list.events) || is_storm(events_sent),
-                list.entity_capacity,
-                list.simulation_allocations,
-                list.sprites.len(),
-            )
-        });
-        let Some((bytes, tick, storm, entity_capacity, simulation, sprites)) = drawn else {
-            return; // the simulation is gone; the loop exits at the next poll
-        };
-        self.largest_render_list = self.largest_render_list.max(bytes);
-        self.received += 1;
-        self.sprites_drawn = sprites;
-        let simulation = self.pipeline.simulation.allocations_elsewhere(simulation);
-        let entity_capacity = self.pipeline.simulation.entity_capacity(entity_capacity);
-        self.heap
-            .end_frame(tick, storm, entity_capacity, simulation);
-        if let Err(error) = buffer.present() {
-            eprintln!("window: cannot present the frame: {error}");
-        }
+        // The renderer's allocations (presenting: x11rb serializes each
+        // X11 request into a new `Vec`; wgpu's recording and submitting)
+        // are the windowing stack's, not the frame's.
+        self.heap.frame_start += renderer_allocations;
+        self.heap.renderer = renderer_allocations;
+        self.record(drawn);
         self.heap.presented = Some(thread_allocations());
         (self.report)(&self.summary());
+    }
+}
+
+/// The window thread's figures in the panel, read before the frame is
+/// drawn.
+#[derive(Clone, Copy)]
+struct OverlayFigures {
+    in_flight: usize,
+    heap_frame: u64,
+    heap_windowing: u64,
+    fps: f64,
+    events_sent: usize,
+}
+
+/// What drawing a frame tells the meters.
+#[derive(Clone, Copy)]
+struct Drawn {
+    bytes: usize,
+    tick: u64,
+    storm: bool,
+    entity_capacity: usize,
+    simulation_allocations: u64,
+    sprites: usize,
+}
+
+impl OverlayFigures {
+    /// The panel (the simulation's rows and this thread's), the key help
+    /// and the chart, on `canvas`.
+    fn draw(
+        self,
+        canvas: &mut Canvas<'_>,
+        layout: &Layout,
+        list: &RenderList<'_>,
+        arena: &FrameArena,
+    ) -> Drawn {
+        let OverlayFigures {
+            in_flight,
+            heap_frame,
+            heap_windowing,
+            fps,
+            events_sent,
+        } = self;
+        let window_rows = [
+            (
+                "in flight",
+                format_in!(arena, "{in_flight} of {IN_FLIGHT} frames"),
+            ),
+            ("render list", format_in!(arena, "{}", Bytes(list.bytes))),
+            ("draw allocs", format_in!(arena, "{heap_frame}")),
+            ("", format_in!(arena, "{heap_windowing} in windowing")),
+            ("fps", format_in!(arena, "{fps:.0}")),
+        ];
+        let mut rows: FrameVec<'_, (&str, &str)> =
+            Vec::with_capacity_in(list.rows.len() + window_rows.len(), arena);
+        rows.extend_from_slice(list.rows);
+        rows.extend(
+            window_rows
+                .iter()
+                .map(|(label, value)| (*label, value.as_str())),
+        );
+        overlay::draw_panel(canvas, layout, &rows);
+        overlay::draw_help(canvas, layout);
+        overlay::draw_chart(canvas, layout, list, arena);
+        Drawn {
+            bytes: list.bytes,
+            tick: list.tick,
+            storm: is_storm(list.events) || is_storm(events_sent),
+            entity_capacity: list.entity_capacity,
+            simulation_allocations: list.simulation_allocations,
+            sprites: list.sprites.len(),
+        }
     }
 }
