@@ -203,7 +203,6 @@ impl LastSizes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::boxed::Box;
 
     #[cfg(all(target_family = "wasm", target_os = "unknown"))]
     use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -271,9 +270,11 @@ mod tests {
         // As Miri hands out a `Location` per call: equal, not the same
         // address. The one found last must not stand in for it by mistake,
         // nor must it be missed.
+        const HERE: &Location<'static> = Location::caller();
+        static SITE: Location<'static> = *HERE;
+        static COPY: Location<'static> = *HERE;
         let sizes = LastSizes::default();
-        let site = Location::caller();
-        let copy: &'static Location<'static> = Box::leak(Box::new(*site));
+        let (site, copy) = (&SITE, &COPY);
         assert!(!core::ptr::eq(site, copy));
         sizes.record((site, 0), 0, 40);
         assert_eq!(sizes.hint((copy, 0), 0), 40);
