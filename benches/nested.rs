@@ -26,7 +26,7 @@
 //! * `hand_csr`: hand CSR in buffers kept across frames (a `Resource`):
 //!   `extend`, `sort`, `truncate`, `push(len)`;
 //! * `rows_writer`: `FrameRows::writer_in`, each row built in place
-//!   (`open_row`, `extend`, `sort_unstable_by_key`, `truncate`), the cells
+//!   (`open_row`, `extend`, a sort nearest-first, `truncate`), the cells
 //!   by `from_pairs_in`, in a frame arena reset each frame;
 //! * `rows_pushed_scoped`: what `RowsBuilder` allowed before, a scope per
 //!   row for the sort (`scoped`, `extend_row`);
@@ -270,6 +270,17 @@ fn distance(at: &[(u32, u32)], a: usize, b: u32) -> u64 {
     dx * dx + dy * dy
 }
 
+/// Sorts `row`, unit `unit`'s candidates, nearest first. One function for
+/// every version, out of line: the sort is most of a frame, and a copy of
+/// it per version (a closure in a generic function is one per allocator)
+/// would put each at its own place in the binary, whose alignment alone
+/// moves a version's time by a percent or so; shared, the versions
+/// differ only in their buffers.
+#[inline(never)]
+fn nearest_first(row: &mut [u32], at: &[(u32, u32)], unit: usize) {
+    row.sort_unstable_by_key(|&n| distance(at, unit, n));
+}
+
 /// Calls `found` with the units of each of the 3 × 3 cells around `home`.
 #[inline(always)]
 fn for_each_candidate<'c>(
@@ -319,7 +330,7 @@ fn nearest_rows_writer(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -
                 row.extend(units.iter().copied().filter(|&n| n as usize != unit));
             },
         );
-        row.sort_unstable_by_key(|&n| distance(at, unit, n));
+        nearest_first(&mut row, at, unit);
         row.truncate(NEAREST);
     }
     let near = near.finish();
@@ -346,7 +357,7 @@ fn nearest_rows_pushed_scoped(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u
                     found.extend(units.iter().copied().filter(|&n| n as usize != unit));
                 },
             );
-            found.sort_unstable_by_key(|&n| distance(at, unit, n));
+            nearest_first(&mut found, at, unit);
             near.extend_row(unit, found.iter().copied().take(NEAREST));
         });
     }
@@ -373,7 +384,7 @@ fn nearest_csr<A: Allocator>(
         for_each_candidate(cell, home, |units| {
             near_units.extend(units.iter().filter(|&&n| n as usize != unit));
         });
-        near_units[start..].sort_unstable_by_key(|&n| distance(at, unit, n));
+        nearest_first(&mut near_units[start..], at, unit);
         near_units.truncate(start + NEAREST);
         near_starts.push(near_units.len() as u32);
     }

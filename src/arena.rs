@@ -655,6 +655,30 @@ impl FrameArena {
         self.last_sizes.record(site, self.windows, needed);
     }
 
+    /// Where the sizes of `site` (its part: 0 to 3) are kept, for
+    /// [`last_size_at`](Self::last_size_at) and
+    /// [`record_size_at`](Self::record_size_at): found once, then read and
+    /// recorded without a search.
+    #[inline]
+    pub(crate) fn last_size_slot(
+        &self,
+        site: (&'static core::panic::Location<'static>, u8),
+    ) -> usize {
+        self.last_sizes.slot(site)
+    }
+
+    /// [`last_size`](Self::last_size) of the site at `slot`.
+    #[inline]
+    pub(crate) fn last_size_at(&self, slot: usize) -> usize {
+        self.last_sizes.hint_at(slot, self.windows)
+    }
+
+    /// [`record_size`](Self::record_size) for the site at `slot`.
+    #[inline]
+    pub(crate) fn record_size_at(&self, slot: usize, needed: usize) {
+        self.last_sizes.record_at(slot, self.windows, needed);
+    }
+
     #[inline(always)]
     fn base(&self) -> usize {
         self.region.base().addr().get()

@@ -22,12 +22,16 @@ use crate::frame_types::FrameVec;
 /// dereferences to the vector, and when it is dropped, leaked or turned
 /// into the plain vector, tells the arena how much its call site needed.
 ///
-/// What is recorded: the length then, or, where the vector grew past the
-/// size it started at, its capacity (it needed more than its start, and at
-/// least half that). A vector cleared or cut before its end records the
-/// length it ends at: record first ([`into_vec`](Self::into_vec) at the
-/// largest), or use [`FrameRows::writer_in`](crate::FrameRows::writer_in)
-/// for rows, whose writer records the most it held.
+/// What is recorded: the most it held (its length then, or before a
+/// [`clear`](Self::clear) or [`truncate`](Self::truncate) of its own), or,
+/// where the vector grew past the size it started at, its capacity (it
+/// needed more than its start, and at least half that). So one list
+/// cleared before each search, as a `Local<Vec<_>>` is, records the most
+/// a search needed. A vector cut through the `Vec`'s other methods
+/// (`drain`, `retain`, `pop`) records the length it ends at: record first
+/// ([`into_vec`](Self::into_vec) at the largest), or use
+/// [`FrameRows::writer_in`](crate::FrameRows::writer_in) for rows, whose
+/// writer records the most it held.
 ///
 /// # Example
 ///
@@ -47,7 +51,11 @@ pub struct LastSizeVec<'a, T> {
     vec: FrameVec<'a, T>,
     /// The capacity it started at.
     start: usize,
-    site: &'static Location<'static>,
+    /// The most values it held before a [`clear`](Self::clear) or a
+    /// [`truncate`](Self::truncate).
+    most: usize,
+    /// Where the arena keeps its call site's sizes.
+    slot: usize,
 }
 
 impl FrameArena {
@@ -64,8 +72,14 @@ impl FrameArena {
     /// makes vectors for several callers should be `#[track_caller]`
     /// itself, so that each caller's vectors keep their own size.
     ///
-    /// Costs a look-up in a short list of the arena's call sites (the
-    /// first call at a site adds it, on the heap). The room is handed out
+    /// Costs one comparison where the call site is the one this arena
+    /// looked up last (a search that makes its list at one line, call
+    /// after call), else a scan of a short list of the arena's call sites
+    /// (the first call at a site adds it, on the heap); then one bump, as
+    /// `Vec::with_capacity_in`. The drop records without a search. For a
+    /// list reused search after search, one `vec_at_last_size` per frame
+    /// and [`clear`](LastSizeVec::clear) before each search costs what a
+    /// `Local<Vec<_>>` does. The room is handed out
     /// as any allocation is: `used`, the frame's peak and a
     /// [`frame_budget`](crate::FrameArenaBuilder::frame_budget) count it,
     /// so after a burst the frames of that window and the next hold the
@@ -101,30 +115,99 @@ impl FrameArena {
     #[inline]
     #[track_caller]
     pub fn vec_at_last_size<T>(&self) -> LastSizeVec<'_, T> {
-        let site = Location::caller();
-        let mut vec = Vec::new_in(self);
-        let size = self.last_size((site, 0));
-        if size > 0 {
-            crate::rows::reserve(&mut vec, size);
-        }
+        let slot = self.last_size_slot((Location::caller(), 0));
+        let size = self.last_size_at(slot);
+        let vec = match self.try_vec_with_room(size) {
+            Some(vec) => vec,
+            None => self.vec_with_room_or_panic(size),
+        };
         LastSizeVec {
             start: vec.capacity(),
+            most: 0,
             vec,
-            site,
+            slot,
         }
+    }
+
+    /// The room the arena could not give at once: asked again by the path
+    /// that commits, counts a refusal and panics with the arena's message.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn vec_with_room_or_panic<T>(&self, size: usize) -> FrameVec<'_, T> {
+        let mut vec = Vec::new_in(self);
+        crate::rows::reserve(&mut vec, size);
+        vec
     }
 }
 
 impl<'a, T> LastSizeVec<'a, T> {
-    /// Tells the arena what this vector's call site needed.
+    /// Tells the arena what this vector's call site needed: its capacity
+    /// where it grew past its start, else the most it held.
     #[inline]
     fn record(&self) {
         let needed = if self.vec.capacity() > self.start {
             self.vec.capacity()
         } else {
-            self.vec.len()
+            self.vec.len().max(self.most)
         };
-        self.vec.allocator().record_size((self.site, 0), needed);
+        self.vec.allocator().record_size_at(self.slot, needed);
+    }
+
+    /// Empties the vector, as `Vec::clear`, remembering how many values
+    /// it held: a list reused for one search after another (cleared
+    /// before each, as a `Local<Vec<_>>` is) records the most one search
+    /// needed, not what the last one left.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arena = tickarena::FrameArena::new();
+    /// let mut rooms = Vec::new();
+    /// for _frame in 0..2 {
+    ///     let mut near = arena.vec_at_last_size::<u32>();
+    ///     rooms.push(near.capacity());
+    ///     for search in [40, 300, 2] {
+    ///         near.clear();
+    ///         near.extend(0..search);
+    ///     }
+    ///     drop(near); // records 300, the most a search needed
+    ///     arena.reset();
+    /// }
+    /// assert_eq!(rooms[0], 0);
+    /// assert!(rooms[1] >= 300);
+    /// ```
+    #[inline]
+    pub fn clear(&mut self) {
+        self.truncate(0);
+    }
+
+    /// Shortens the vector to `len` values, as `Vec::truncate`,
+    /// remembering how many it held (see [`clear`](Self::clear)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut arena = tickarena::FrameArena::new();
+    /// let mut rooms = Vec::new();
+    /// for _frame in 0..2 {
+    ///     let mut list = arena.vec_at_last_size::<u8>();
+    ///     rooms.push(list.capacity());
+    ///     list.extend([1, 2, 3, 4]);
+    ///     list.truncate(1);
+    ///     assert_eq!(*list, [1]);
+    ///     drop(list); // records 4, the most it held
+    ///     arena.reset();
+    /// }
+    /// assert_eq!(rooms[0], 0);
+    /// assert!(rooms[1] >= 4);
+    /// ```
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        if self.vec.len() > self.most {
+            self.most = self.vec.len();
+        }
+        self.vec.truncate(len);
     }
 
     /// The plain vector, its size recorded.

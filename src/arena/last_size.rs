@@ -12,7 +12,7 @@
 #![forbid(unsafe_code)]
 
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use core::panic::Location;
 
 /// One call site's sizes.
@@ -61,14 +61,24 @@ impl Remembered {
 }
 
 /// The sizes of an arena's call sites, found by the site (its line,
-/// column and file) and a part number. Not by the `Location`'s address:
-/// two calls at one site are not promised the same `&Location` (Miri gives
-/// each its own). A program has few sites that ask (each a place in its
-/// source), so a short list scanned in order; it grows only when a new
-/// site first asks.
+/// column and file) and a part number. Not by the `Location`'s address
+/// alone: two calls at one site are not promised the same `&Location`
+/// (Miri gives each its own). A program has few sites that ask (each a
+/// place in its source), so a short list scanned in order; it grows only
+/// when a new site first asks.
+///
+/// The scan is the slow path: the site found last is kept by its
+/// `Location`'s address (a `'static`, so an address is never another
+/// site's), and a buffer keeps its site's index ([`slot`](Self::slot)) to
+/// record into. So a search that makes its list 4000 times a frame at one
+/// line compares one word per list, not line, column and file twice.
 #[derive(Default)]
 pub(crate) struct LastSizes {
     sites: RefCell<Vec<(Site, Remembered)>>,
+    /// The site found last: its `Location`'s address with the part in the
+    /// low bits (a `Location` is aligned to at least 4), and its index.
+    /// `(0, 0)` before any.
+    last: Cell<(usize, usize)>,
 }
 
 /// A call site and a part of it (0 to 3: a site may make several buffers,
@@ -103,28 +113,73 @@ impl Site {
     }
 }
 
+/// The cache key of a site's part: the `Location`'s address, the part in
+/// its low two bits (`Location` holds a `&str` and two `u32`s, so its
+/// alignment is at least 4).
+#[inline(always)]
+fn key((site, part): (&'static Location<'static>, u8)) -> usize {
+    debug_assert!(part < 4 && align_of::<Location<'static>>() >= 4);
+    core::ptr::from_ref(site).addr() | usize::from(part)
+}
+
 impl LastSizes {
-    /// The sizes of the site's part, made (all 0) on its first call.
+    /// The index of the site's part in the list, made (all 0) on its
+    /// first call: the one found last by one comparison, any other by
+    /// the scan.
     #[inline]
-    fn with<R>(
-        &self,
-        site: (&'static Location<'static>, u8),
-        f: impl FnOnce(&mut Remembered) -> R,
-    ) -> R {
-        let site = Site::of(site);
-        let mut sites = self.sites.borrow_mut();
-        if let Some((_, sizes)) = sites.iter_mut().find(|(at, _)| at.is(&site)) {
-            return f(sizes);
+    pub(crate) fn slot(&self, site: (&'static Location<'static>, u8)) -> usize {
+        let (last, index) = self.last.get();
+        if last == key(site) {
+            return index;
         }
-        sites.push((site, Remembered::default()));
-        let last = sites.len() - 1;
-        f(&mut sites[last].1)
+        self.find(site)
+    }
+
+    /// The scan (and the push of a new site).
+    #[cold]
+    #[inline(never)]
+    fn find(&self, site: (&'static Location<'static>, u8)) -> usize {
+        let wanted = Site::of(site);
+        let mut sites = self.sites.borrow_mut();
+        let index = match sites.iter().position(|(at, _)| at.is(&wanted)) {
+            Some(index) => index,
+            None => {
+                sites.push((wanted, Remembered::default()));
+                sites.len() - 1
+            }
+        };
+        self.last.set((key(site), index));
+        index
+    }
+
+    /// The sizes at `slot` (from [`slot`](Self::slot); the list only
+    /// grows, so an index stays its site's).
+    #[inline]
+    fn at<R>(&self, slot: usize, f: impl FnOnce(&mut Remembered) -> R) -> R {
+        let mut sites = self.sites.borrow_mut();
+        match sites.get_mut(slot) {
+            Some((_, sizes)) => f(sizes),
+            // An index from another arena's list: nothing to read or keep.
+            None => f(&mut Remembered::default()),
+        }
+    }
+
+    /// The size a buffer of the site at `slot` starts at in window `window`.
+    #[inline]
+    pub(crate) fn hint_at(&self, slot: usize, window: u64) -> usize {
+        self.at(slot, |sizes| sizes.hint(window))
+    }
+
+    /// A buffer of the site at `slot` needed `needed` in window `window`.
+    #[inline]
+    pub(crate) fn record_at(&self, slot: usize, window: u64, needed: usize) {
+        self.at(slot, |sizes| sizes.record(window, needed));
     }
 
     /// The size a buffer made at `site` starts at in window `window`.
     #[inline]
     pub(crate) fn hint(&self, site: (&'static Location<'static>, u8), window: u64) -> usize {
-        self.with(site, |sizes| sizes.hint(window))
+        self.hint_at(self.slot(site), window)
     }
 
     /// A buffer made at `site` needed `needed` in window `window`.
@@ -135,7 +190,7 @@ impl LastSizes {
         window: u64,
         needed: usize,
     ) {
-        self.with(site, |sizes| sizes.record(window, needed));
+        self.record_at(self.slot(site), window, needed);
     }
 
     /// Call sites seen so far.
@@ -194,6 +249,37 @@ mod tests {
     #[test]
     fn windows_without_a_frame_forget_everything() {
         assert_eq!(hints(&[(0, 500), (3, 20), (3, 20)]), [0, 0, 20]);
+    }
+
+    #[test]
+    fn the_site_found_last_is_one_comparison_away_and_others_are_scanned() {
+        let sizes = LastSizes::default();
+        let (a, b) = (Location::caller(), Location::caller());
+        let (at_a, at_b) = (sizes.slot((a, 0)), sizes.slot((b, 0)));
+        assert_ne!(at_a, at_b);
+        assert_eq!(sizes.slot((b, 0)), at_b, "the one found last");
+        assert_eq!(sizes.slot((a, 0)), at_a, "found by the scan");
+        assert_eq!(sizes.slot((a, 1)), 2, "another part is another site");
+        sizes.record_at(at_a, 0, 5);
+        assert_eq!((sizes.hint((a, 0), 0), sizes.hint_at(at_b, 0)), (5, 0));
+        assert_eq!(sizes.sites(), 3);
+    }
+
+    #[test]
+    fn a_site_at_another_address_is_the_same_site() {
+        // As Miri hands out a `Location` per call: equal, not the same
+        // address. The one found last must not stand in for it by mistake,
+        // nor must it be missed.
+        const HERE: &Location<'static> = Location::caller();
+        static SITE: Location<'static> = *HERE;
+        static COPY: Location<'static> = *HERE;
+        let sizes = LastSizes::default();
+        let (site, copy) = (&SITE, &COPY);
+        assert!(!core::ptr::eq(site, copy));
+        sizes.record((site, 0), 0, 40);
+        assert_eq!(sizes.hint((copy, 0), 0), 40);
+        assert_eq!(sizes.slot((copy, 0)), sizes.slot((site, 0)));
+        assert_eq!(sizes.sites(), 1);
     }
 
     #[test]

@@ -8,6 +8,8 @@ use core::alloc::AllocError;
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
+use alloc::vec::Vec;
+
 use super::FrameArena;
 use super::uninit::slice_layout;
 
@@ -391,6 +393,28 @@ unsafe fn fill_slice_from_iter<'a, T>(
 #[track_caller]
 fn short_iterator() -> ! {
     panic!("alloc_slice_fill_iter: the iterator yielded fewer items than its len() said")
+}
+
+impl FrameArena {
+    /// An empty vector with room for `capacity` values, allocated
+    /// directly (one bump, as `Vec::with_capacity_in`, where reserving
+    /// room in an empty vector goes through `RawVec`'s out-of-line
+    /// growth), or `None` where the arena cannot serve it now: the caller
+    /// then asks again by its own path, which counts the refusal and says
+    /// why (this try counts nothing).
+    #[inline]
+    pub(crate) fn try_vec_with_room<T>(&self, capacity: usize) -> Option<Vec<T, &FrameArena>> {
+        if capacity == 0 || size_of::<T>() == 0 {
+            return Some(Vec::new_in(self));
+        }
+        let layout = Layout::array::<T>(capacity).ok()?;
+        let ptr = self.alloc_layout_uncounted(layout).ok()?;
+        // SAFETY: `ptr` is a fresh block of this arena of `layout`: aligned
+        // for `T`, room for `capacity` values (not zero-sized), none of
+        // them initialised (length 0); the `Vec` gives it back to this
+        // arena with the same layout.
+        Some(unsafe { Vec::from_raw_parts_in(ptr.cast::<T>().as_ptr(), 0, capacity, self) })
+    }
 }
 
 /// Writes `value` to `ptr` and returns it as a reference.

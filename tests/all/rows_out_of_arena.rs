@@ -33,6 +33,7 @@ const CASES: &[&str] = &[
     "finish_unsorted",
     "from_pairs_in",
     "group_by_in",
+    "vec_at_last_size",
 ];
 
 #[test]
@@ -137,6 +138,18 @@ fn fill_past_the_arena(case: &str, arena: &FrameArena) {
         }
         "group_by_in" => {
             FrameRows::group_by_in(100_000, 0..10usize, |&v| v, arena);
+        }
+        // A size remembered (48 000 bytes) that the arena no longer has
+        // room for: the direct allocation's refusal takes the path that
+        // panics.
+        "vec_at_last_size" => {
+            for round in 0..2 {
+                if round == 1 {
+                    arena.alloc_slice_fill_with(40 << 10, |_| 0u8);
+                }
+                let mut list = arena.vec_at_last_size::<u64>();
+                list.extend(0..6000);
+            }
         }
         _ => unreachable!("no case {case}"),
     }

@@ -338,6 +338,57 @@ fn a_vector_that_grew_records_its_capacity_and_a_cut_one_its_length() {
     assert!(room[1] >= 600 && room[2] == room[1], "{room:?}");
 }
 
+/// One frame of a search loop: one list for the frame, cleared before
+/// each search, as a `Local<Vec<_>>` is; `searches` gives each search's
+/// count. The capacity the list started at.
+fn searches_in_one_list(arena: &FrameArena, searches: &[u32]) -> usize {
+    let mut near = arena.vec_at_last_size::<u32>();
+    let room = near.capacity();
+    for &found in searches {
+        near.clear();
+        near.extend(0..found);
+    }
+    room
+}
+
+#[test]
+fn a_list_cleared_before_each_search_starts_at_the_most_a_search_needed() {
+    // Windows of 2 frames: a size kept only as the previous window's peak
+    // is lost after one window if a frame records less than it held.
+    let mut arena = FrameArena::builder().release_after(2).build().unwrap();
+    let mut rooms = Vec::new();
+    for _frame in 0..8 {
+        rooms.push(searches_in_one_list(&arena, &[40, 300, 2]));
+        arena.reset();
+    }
+    assert_eq!(rooms[0], 0);
+    assert!(rooms[1..].iter().all(|&room| room >= 300), "{rooms:?}");
+}
+
+#[test]
+fn a_list_cleared_before_each_search_follows_a_burst_down() {
+    // A burst's search needs 5000 at frame 1; the size stays for its
+    // window (frames 0..4) and the next (4..8), then goes back to the
+    // ordinary searches' 300, as the retention gives the burst's pages
+    // back: a burst does not keep every later frame's list large.
+    let mut arena = FrameArena::builder().release_after(4).build().unwrap();
+    let mut rooms = Vec::new();
+    for frame in 0..16 {
+        let burst: &[u32] = if frame == 1 {
+            &[300, 5000, 7]
+        } else {
+            &[40, 300, 2]
+        };
+        rooms.push(searches_in_one_list(&arena, burst));
+        arena.reset();
+    }
+    assert!(rooms[2..8].iter().all(|&room| room >= 5000), "{rooms:?}");
+    assert!(
+        rooms[8..].iter().all(|&room| (300..5000).contains(&room)),
+        "{rooms:?}"
+    );
+}
+
 /// A panic's message.
 fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     match payload.downcast::<String>() {

@@ -1,14 +1,20 @@
 //! tickarena-bevy as its README recommends: the jobs' intents come back
 //! through a `Collector` in the worker arenas and go to the planner as
 //! frame data; the planner's positions and grid are its `FrameScratch`;
-//! each neighbour search is a scope on a scratch of its own
-//! (`FrameScratch::scoped`); the requests are frame
-//! data read by both readers. Nothing to clear, size or index by hand.
+//! the neighbour list is one frame vector for all the searches, cleared
+//! before each, as the `Local` version's list is, from
+//! `vec_at_last_size` (it starts at the most a search needed lately, as
+//! the `Local` keeps its capacity); the requests are frame data read by
+//! both readers. Nothing to size or index by hand.
+//!
+//! The variants keep a list per search instead, in a scope on a scratch of
+//! its own (`FrameScratch::scoped`): from `vec_at_last_size`, with room for
+//! 16 guessed, or grown from empty.
 
 use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
 use tickarena_bevy::{
-    CovariantFrameData, FrameData, FrameDataApp, FrameReader, FrameScratch, FrameWriter,
+    CovariantFrameData, FrameData, FrameDataApp, FrameReader, FrameScratch, FrameVec, FrameWriter,
     TickarenaPlugin, Workers, format_in,
 };
 
@@ -44,19 +50,27 @@ impl CovariantFrameData for Requests {
     }
 }
 
-/// `ROOM` that makes each neighbour list start at the size the lists
-/// needed lately (`vec_at_last_size`), as a `Local` remembers its capacity.
+/// `ROOM` for one neighbour list for all the searches, cleared before
+/// each (`plan_one_list`): the default.
+pub const ONE_LIST: usize = usize::MAX - 1;
+
+/// `ROOM` that makes each search's list (in its scope) start at the size
+/// the lists needed lately (`vec_at_last_size`).
 pub const LAST_SIZE: usize = usize::MAX;
 
-/// The game's systems; each neighbour search's list starts at the size
-/// the searches needed lately (`ROOM` = [`LAST_SIZE`]), or with room for
-/// `ROOM` neighbours (0: `Vec::new_in(temp)`, as the game wrote
-/// it).
+/// The game's systems: one neighbour list for the frame (`ROOM` =
+/// [`ONE_LIST`]), or a list per search in a scope that starts at the size
+/// the searches needed lately ([`LAST_SIZE`]) or with room for `ROOM`
+/// neighbours (0: `Vec::new_in(temp)`, as the game wrote it).
 pub fn add<const ROOM: usize>(app: &mut App) {
     app.add_plugins(TickarenaPlugin)
         .init_frame_data::<Intents>()
-        .init_frame_data::<Requests>()
-        .add_systems(Update, (step, plan::<ROOM>, (walk, report)).chain());
+        .init_frame_data::<Requests>();
+    if ROOM == ONE_LIST {
+        app.add_systems(Update, (step, plan_one_list, (walk, report)).chain());
+    } else {
+        app.add_systems(Update, (step, plan::<ROOM>, (walk, report)).chain());
+    }
 }
 
 fn step(
@@ -81,6 +95,64 @@ fn step(
     });
 }
 
+/// Every unit's position, by id, and a grid of them (cell `c`'s units are
+/// `members[starts[c]..starts[c + 1]]`), in the system's scratch.
+fn grid<'s>(
+    scratch: &'s FrameScratch,
+    units: &Query<(&Unit, &Position)>,
+) -> (FrameVec<'s, [f32; 2]>, FrameVec<'s, u32>, FrameVec<'s, u32>) {
+    let zeroed = |len: usize| {
+        let mut buffer = Vec::with_capacity_in(len, &**scratch);
+        buffer.resize(len, 0u32);
+        buffer
+    };
+    let mut positions = Vec::with_capacity_in(UNITS as usize, &**scratch);
+    positions.resize(UNITS as usize, [0.0; 2]);
+    let (mut starts, mut next) = (zeroed(CELLS * CELLS + 1), zeroed(CELLS * CELLS + 1));
+    let mut members = zeroed(UNITS as usize);
+    let units = units.iter().map(|(unit, position)| (unit.0, position.0));
+    build_grid(units, &mut positions, &mut starts, &mut next, &mut members);
+    (positions, starts, members)
+}
+
+fn plan_one_list(
+    scratch: FrameScratch,
+    units: Query<(&Unit, &Position)>,
+    intents: FrameReader<Intents>,
+    mut requests: FrameWriter<Requests>,
+) {
+    let (positions, starts, members) = grid(&scratch, &units);
+    // The neighbour list, for all the searches: it starts at the most a
+    // search needed lately (kept by the arena for this line of code).
+    let mut close = scratch.vec_at_last_size();
+    let intents = intents.get();
+    requests.publish(|arena| {
+        let mut all = Vec::with_capacity_in(intents.len(), arena);
+        for intent in *intents {
+            let from = positions[intent.unit as usize];
+            close.clear();
+            for_each_near(from, &starts, &members, |other| {
+                let at = positions[other as usize];
+                if other != intent.unit && is_close(from, at) {
+                    close.push(at);
+                }
+            });
+            let path = arena.alloc_slice_fill_iter(waypoints(from, intent.goal, &close));
+            let label = format_in!(
+                arena,
+                crate::label_format!(),
+                intent.unit,
+                close.len(),
+                intent.goal[0] as i32,
+                intent.goal[1] as i32,
+                path.len()
+            );
+            all.push((&*label.leak(), &*path, close.len() as u32));
+        }
+        &*all.leak()
+    });
+}
+
 fn plan<const ROOM: usize>(
     scratch: FrameScratch,
     mut searches: FrameScratch,
@@ -88,18 +160,7 @@ fn plan<const ROOM: usize>(
     intents: FrameReader<Intents>,
     mut requests: FrameWriter<Requests>,
 ) {
-    // Every unit's position, by id, and a grid of them.
-    let zeroed = |len: usize| {
-        let mut buffer = Vec::with_capacity_in(len, &*scratch);
-        buffer.resize(len, 0u32);
-        buffer
-    };
-    let mut positions = Vec::with_capacity_in(UNITS as usize, &*scratch);
-    positions.resize(UNITS as usize, [0.0; 2]);
-    let (mut starts, mut next) = (zeroed(CELLS * CELLS + 1), zeroed(CELLS * CELLS + 1));
-    let mut members = zeroed(UNITS as usize);
-    let units = units.iter().map(|(unit, position)| (unit.0, position.0));
-    build_grid(units, &mut positions, &mut starts, &mut next, &mut members);
+    let (positions, starts, members) = grid(&scratch, &units);
     let intents = intents.get();
     requests.publish(|arena| {
         let mut all = Vec::with_capacity_in(intents.len(), arena);

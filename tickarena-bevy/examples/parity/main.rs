@@ -6,12 +6,16 @@
 //! parallel.
 //!
 //! * `arena`: tickarena-bevy as its README recommends (`Workers`'
-//!   collector, `FrameWriter`/`FrameReader`, `FrameScratch`, `scoped`,
-//!   each scope's neighbour list from `vec_at_last_size`: it starts at the
-//!   size the lists needed lately, as a `Local` keeps its capacity);
-//! * `arena_room`: the same with room for 16 neighbours guessed in each
-//!   list (`Vec::with_capacity_in(16, temp)`, the advice before);
-//! * `arena_grown`: the same with each neighbour list grown from empty
+//!   collector, `FrameWriter`/`FrameReader`, `FrameScratch`), the
+//!   neighbour list one frame vector from `vec_at_last_size`, cleared
+//!   before each search as the `Local` version's list is (it starts at the
+//!   most a search needed lately, as a `Local` keeps its capacity);
+//! * `arena_scoped`: the same with a list per search, in a scope
+//!   (`FrameScratch::scoped`), each from `vec_at_last_size`;
+//! * `arena_room`: a list per search in a scope with room for 16
+//!   neighbours guessed (`Vec::with_capacity_in(16, temp)`, the advice
+//!   before);
+//! * `arena_grown`: a list per search in a scope, grown from empty
 //!   (`Vec::new_in(temp)`, as the game wrote it; `--arena
 //!   arena_grown` pairs it with `local`);
 //! * `local`: `Local<Parallel<_>>`, `Local`s and a resource of flat buffers
@@ -82,8 +86,10 @@ fn app(version: &str) -> App {
         .init_resource::<WalkTotals>()
         .init_resource::<ReportTotals>();
     match version {
-        // Each neighbour list at the size the lists needed lately.
-        "arena" => arena::add::<{ arena::LAST_SIZE }>(&mut app),
+        // One neighbour list for the frame, cleared before each search.
+        "arena" => arena::add::<{ arena::ONE_LIST }>(&mut app),
+        // A list per search, in a scope, at the size the lists needed lately.
+        "arena_scoped" => arena::add::<{ arena::LAST_SIZE }>(&mut app),
         // Room for 16 neighbours, a guess (the recommendation before
         // `vec_at_last_size`).
         "arena_room" => arena::add::<16>(&mut app),
@@ -98,7 +104,9 @@ fn app(version: &str) -> App {
             app.add_systems(bevy_app::Last, |_: &mut bevy_ecs::world::World| {});
         }
         other => {
-            panic!("unknown version {other:?}: arena, arena_room, arena_grown, local or local_last")
+            panic!(
+                "unknown version {other:?}: arena, arena_scoped, arena_room, arena_grown, local or local_last"
+            )
         }
     }
     app.world_mut()
@@ -354,6 +362,7 @@ mod tests {
         assert_eq!(arena.totals, local.totals);
         assert_eq!(run("arena_grown", frames).totals, local.totals);
         assert_eq!(run("arena_room", frames).totals, local.totals);
+        assert_eq!(run("arena_scoped", frames).totals, local.totals);
         assert!(arena.totals.0.requests > 0 && arena.totals.1.neighbours > 0);
         assert!(
             arena.allocations_per_frame <= local.allocations_per_frame + 0.5,
