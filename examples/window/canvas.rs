@@ -44,7 +44,7 @@ impl<'a> Canvas<'a> {
     /// ARGB (BGRA bytes in memory), cleared to transparent; what is drawn
     /// covers what is under it, as on a 0RGB canvas.
     #[cfg_attr(
-        not(any(feature = "wgpu-vulkan", test)),
+        not(any(feature = "wgpu", test)),
         expect(dead_code, reason = "the wgpu renderer's overlay")
     )]
     pub fn overlay(pixels: &'a mut [u32], width: u32, height: u32) -> Self {

@@ -1,4 +1,4 @@
-//! The wgpu renderer (feature `wgpu-vulkan`: the upload arena and wgpu's
+//! The wgpu renderer (feature `wgpu`: the upload arena and wgpu's
 //! Vulkan backend, with Mesa's lavapipe where there is no GPU): the scene
 //! as instanced quads, then the overlay (panel, help, chart), rasterized
 //! by the canvas into a
@@ -110,7 +110,7 @@ impl GpuRenderer {
     /// (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and the other variables of
     /// wgpu's `from_env` choose otherwise).
     pub fn new(window: &Arc<Window>) -> Result<GpuRenderer, String> {
-        // Vulkan is all the demo compiles in (`wgpu-vulkan`): on a
+        // Vulkan is all the demo compiles in (`wgpu`): on a
         // platform without it, wgpu would panic.
         if wgpu::Instance::enabled_backend_features().is_empty() {
             return Err("wgpu has no backend for this platform in this build".into());

@@ -1,5 +1,5 @@
 //! The tickarena game loop in a window: entities in a `SegmentedList`
-//! drawn by wgpu as instanced quads (feature `wgpu-vulkan`) or by a CPU
+//! drawn by wgpu as instanced quads (feature `wgpu`) or by a CPU
 //! canvas with softbuffer (without it, and in a browser), input turned
 //! into actions in the frame arena, and an overlay that plots the arena's
 //! bytes per frame. Simulation and
@@ -10,7 +10,7 @@
 //!
 //! ```sh
 //! cargo run --release --example window --features winit
-//! cargo run --release --example window --features winit,wgpu-vulkan
+//! cargo run --release --example window --features winit,wgpu
 //! cargo run --release --example window --features winit -- --autoplay --frames 600
 //! ```
 //!
@@ -31,10 +31,10 @@ mod flags;
 
 mod canvas;
 mod controls;
-#[cfg(feature = "wgpu-vulkan")]
+#[cfg(feature = "wgpu")]
 mod gpu;
 #[cfg_attr(
-    not(feature = "wgpu-vulkan"),
+    not(feature = "wgpu"),
     allow(
         dead_code,
         reason = "the wgpu renderer's overlay copies, tested without it"
@@ -46,7 +46,7 @@ mod layout;
 mod native;
 mod overlay;
 #[cfg_attr(
-    not(feature = "wgpu-vulkan"),
+    not(feature = "wgpu"),
     allow(dead_code, reason = "the wgpu renderer's instances, tested without it")
 )]
 mod quads;

@@ -110,7 +110,7 @@ pub fn main() -> ExitCode {
     };
     let (presenter, screen) = finished.into_parts();
     let summary = screen.summary();
-    #[cfg(feature = "wgpu-vulkan")]
+    #[cfg(feature = "wgpu")]
     let uploads = screen.upload_figures();
     let game = screen.hang_up();
 
@@ -148,7 +148,7 @@ pub fn main() -> ExitCode {
         "heap allocations     {} in {} steady ticks",
         summary.steady_tick_allocations, summary.steady_ticks
     );
-    #[cfg(feature = "wgpu-vulkan")]
+    #[cfg(feature = "wgpu")]
     if let Some(uploads) = uploads {
         let stats = uploads.stats;
         println!(

@@ -1,7 +1,7 @@
 //! The demo's [`View`], on winit's thread: window input becomes game
 //! events, handed to the simulation once per frame (natively to its own
 //! thread, in a browser stepped right here); each frame drawn (scene,
-//! panel, chart: by wgpu with the `wgpu-vulkan` feature, else by the
+//! panel, chart: by wgpu with the `wgpu` feature, else by the
 //! canvas and softbuffer) is the render list the simulation sealed for it,
 //! with one more frame built ahead (2 frames in flight).
 
@@ -25,11 +25,11 @@ use crate::canvas::Canvas;
 use crate::controls::{Command, HeldKeys, command_for};
 use crate::counting_alloc::thread_allocations;
 use crate::demo::{Event, World};
-#[cfg(feature = "wgpu-vulkan")]
+#[cfg(feature = "wgpu")]
 use crate::gpu::GpuRenderer;
 use crate::layout::Layout;
 use crate::overlay::{self, Bytes};
-#[cfg(feature = "wgpu-vulkan")]
+#[cfg(feature = "wgpu")]
 use crate::quads::Quad;
 use crate::render_list::{Render, RenderList};
 use crate::scene::{self, BACKGROUND};
@@ -128,10 +128,10 @@ type WindowSurface = Surface<Arc<Window>, Arc<Window>>;
 /// What the frames are drawn with.
 enum Target {
     /// The canvas, presented by softbuffer: in a browser, and natively
-    /// without the `wgpu-vulkan` feature (or when wgpu finds no adapter).
+    /// without the `wgpu` feature (or when wgpu finds no adapter).
     Software(WindowSurface),
     /// wgpu: the scene as instanced quads, the overlay as a texture.
-    #[cfg(feature = "wgpu-vulkan")]
+    #[cfg(feature = "wgpu")]
     Gpu(Box<GpuRenderer>),
 }
 
@@ -335,7 +335,7 @@ impl Screen {
     }
 
     /// What the upload arena did, when wgpu draws.
-    #[cfg(feature = "wgpu-vulkan")]
+    #[cfg(feature = "wgpu")]
     pub fn upload_figures(&self) -> Option<crate::gpu::UploadFigures> {
         match &self.target {
             Some(Target::Gpu(gpu)) => Some(gpu.upload_figures()),
@@ -385,7 +385,7 @@ impl View<Presenter> for Screen {
     }
 
     fn resumed(&mut self, window: &Arc<Window>) {
-        #[cfg(feature = "wgpu-vulkan")]
+        #[cfg(feature = "wgpu")]
         match GpuRenderer::new(window) {
             Ok(gpu) => {
                 println!("renderer: wgpu ({})", gpu.description());
@@ -538,7 +538,7 @@ impl View<Presenter> for Screen {
                 }
                 (drawn, thread_allocations() - before)
             }
-            #[cfg(feature = "wgpu-vulkan")]
+            #[cfg(feature = "wgpu")]
             Target::Gpu(gpu) => {
                 let drawn = gpu.draw(width.get(), height.get(), |quads, canvas| {
                     frames.consume(|list| {
