@@ -156,17 +156,7 @@ mod tests {
         for shape in shapes {
             let mut pixels = vec![0; w * h];
             let mut canvas = Canvas::new(&mut pixels, w as u32, h as u32);
-            match shape {
-                Shape::Rect { x, y, w, h, color } => canvas.fill_rect(x, y, w, h, color),
-                Shape::Disc { x, y, r, color } => canvas.disc(x, y, r, color),
-                Shape::Ring {
-                    x,
-                    y,
-                    r,
-                    thickness,
-                    color,
-                } => canvas.ring(x, y, r, thickness, color),
-            }
+            shape.draw(&mut canvas);
             let quad = Quad::from(shape);
             for py in 0..h {
                 for px in 0..w {

@@ -108,15 +108,22 @@ pub fn shapes(layout: &Layout, list: &RenderList<'_>, mut emit: impl FnMut(Shape
 
 /// The scene on the canvas (the softbuffer renderer).
 pub fn draw(canvas: &mut Canvas<'_>, layout: &Layout, list: &RenderList<'_>) {
-    shapes(layout, list, |shape| match shape {
-        Shape::Rect { x, y, w, h, color } => canvas.fill_rect(x, y, w, h, color),
-        Shape::Disc { x, y, r, color } => canvas.disc(x, y, r, color),
-        Shape::Ring {
-            x,
-            y,
-            r,
-            thickness,
-            color,
-        } => canvas.ring(x, y, r, thickness, color),
-    });
+    shapes(layout, list, |shape| shape.draw(canvas));
+}
+
+impl Shape {
+    /// This shape on the canvas.
+    pub fn draw(self, canvas: &mut Canvas<'_>) {
+        match self {
+            Shape::Rect { x, y, w, h, color } => canvas.fill_rect(x, y, w, h, color),
+            Shape::Disc { x, y, r, color } => canvas.disc(x, y, r, color),
+            Shape::Ring {
+                x,
+                y,
+                r,
+                thickness,
+                color,
+            } => canvas.ring(x, y, r, thickness, color),
+        }
+    }
 }
