@@ -8,7 +8,7 @@ use core::ops::Range;
 use bytemuck::Pod;
 
 use super::arena::{Chunk, UploadArena, UploadConfig, UploadStats, make_chunk};
-use super::bump::{BumpError, Chunks, Segment};
+use super::bump::{BumpError, Chunks, Cursor, Segment};
 use super::error::UploadError;
 use super::signal::Notify;
 use crate::Tag;
@@ -265,11 +265,15 @@ impl<'a> UploadFrame<'a> {
         slot.bump
             .begin::<UploadError>(size, slot.segments.len())
             .map_err(|error| convert(error, size))?;
-        Ok(UploadWriter {
+        let mut writer = UploadWriter {
             frame: self,
             tag,
+            cursor: Cursor::default(),
+            view: None,
             _elements: PhantomData,
-        })
+        };
+        writer.take_room();
+        Ok(writer)
     }
 
     /// Uploads `data` at once: an [`upload`](Self::upload) extended from
@@ -515,9 +519,20 @@ impl core::fmt::Debug for UploadFrame<'_> {
 /// assert_eq!(instances.len(), 1000);
 /// assert_eq!(instances.finish().bytes(), 32_000);
 /// ```
+///
+/// Leaking a writer (`mem::forget`) leaks the mapped view of the chunk it
+/// was writing: wgpu then refuses to unmap that chunk, and the frame's
+/// [`finish`](UploadFrame::finish) panics.
 pub struct UploadWriter<'w, 'a, T: Pod> {
     frame: &'w mut UploadFrame<'a>,
     tag: Tag,
+    /// The room at the top of the current chunk, kept here between
+    /// writes; meaningful only while `view` is held.
+    cursor: Cursor,
+    /// The current chunk's write-only view, taken from its chunk while
+    /// the cursor has room and given back (with the cursor synced into
+    /// the bump pointer) before anything else touches the frame.
+    view: Option<wgpu::BufferViewMut>,
     _elements: PhantomData<fn(T)>,
 }
 
@@ -595,11 +610,39 @@ fn convert(error: BumpError<UploadError>, _size: u64) -> UploadError {
 }
 
 impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
-    #[inline]
+    /// Takes the room at the top of the current chunk (and its view) into
+    /// the writer, if there is room.
+    fn take_room(&mut self) {
+        debug_assert!(self.view.is_none(), "expected the room given back");
+        let slot = &mut self.frame.arena.slots[self.frame.slot];
+        self.cursor = slot.bump.cursor();
+        if self.cursor.free() > 0 {
+            self.view = slot.chunks[self.cursor.chunk].view.take();
+        }
+    }
+
+    /// Gives the room back: the bump pointer records the writes made
+    /// through the cursor, and the view goes back to its chunk.
+    fn give_back_room(&mut self) {
+        if let Some(view) = self.view.take() {
+            let slot = &mut self.frame.arena.slots[self.frame.slot];
+            slot.bump.sync(&self.cursor);
+            slot.chunks[self.cursor.chunk].view = Some(view);
+        }
+    }
+
+    /// The slow path: `bytes` written by the bump pointer, which opens
+    /// the next chunk where this one ends.
+    #[cold]
+    #[inline(never)]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), UploadError> {
+        self.give_back_room();
         let (bump, segments, mut staging) = self.frame.arena.parts(self.frame.slot);
-        bump.write(&mut staging, segments, bytes)
-            .map_err(|error| convert(error, core::mem::size_of::<T>() as u64))
+        let result = bump
+            .write(&mut staging, segments, bytes)
+            .map_err(|error| convert(error, core::mem::size_of::<T>() as u64));
+        self.take_room();
+        result
     }
 
     /// Appends one element.
@@ -622,15 +665,12 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     #[inline]
     pub fn push(&mut self, value: T) -> Result<(), UploadError> {
         let bytes = bytemuck::bytes_of(&value);
-        let slot = &mut self.frame.arena.slots[self.frame.slot];
-        // The fast path: room in the chunk at the top.
-        if let Some((chunk, offset)) = slot.bump.bump_in_place(bytes.len() as u64) {
-            // An opened chunk always has its view (see `Staging::open`).
-            if let Some(view) = &mut slot.chunks[chunk].view {
-                let offset = offset as usize;
-                view.slice(offset..offset + bytes.len())
-                    .copy_from_slice(bytes);
-            }
+        // The fast path: room at the top, all of it in the writer.
+        if let Some(view) = &mut self.view
+            && let Some(at) = self.cursor.bump(bytes.len() as u64)
+        {
+            let at = at as usize;
+            view.slice(at..at + bytes.len()).copy_from_slice(bytes);
             return Ok(());
         }
         self.write_bytes(bytes)
@@ -655,7 +695,15 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// assert_eq!(v.len(), 3);
     /// ```
     pub fn extend_from_slice(&mut self, values: &[T]) -> Result<(), UploadError> {
-        self.write_bytes(bytemuck::cast_slice(values))
+        let bytes: &[u8] = bytemuck::cast_slice(values);
+        if let Some(view) = &mut self.view
+            && let Some(at) = self.cursor.bump(bytes.len() as u64)
+        {
+            let at = at as usize;
+            view.slice(at..at + bytes.len()).copy_from_slice(bytes);
+            return Ok(());
+        }
+        self.write_bytes(bytes)
     }
 
     /// Appends the elements of `values`, each written straight into the
@@ -682,23 +730,20 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
         let size = core::mem::size_of::<T>();
         let mut values = values.into_iter();
         loop {
-            let (bump, _, staging) = self.frame.arena.parts(self.frame.slot);
-            let room = bump.room();
-            let fits = match room {
-                Some((_, _, free)) if size > 0 => (free / size as u64) as usize,
+            let fits = match &self.view {
+                Some(_) if size > 0 => (self.cursor.free() / size as u64) as usize,
                 _ => 0,
             };
-            let view = room.and_then(|(chunk, _, _)| staging.chunks[chunk].view.as_mut());
-            let (Some((_, top, _)), Some(view), true) = (room, view, fits > 0) else {
-                // No chunk opened yet, a full segment, or no bytes per
-                // element: one element the slow way.
+            let (Some(view), true) = (&mut self.view, fits > 0) else {
+                // No room taken (no chunk opened yet, a full segment), or
+                // no bytes per element: one element the slow way.
                 let Some(value) = values.next() else {
                     return Ok(());
                 };
                 self.push(value)?;
                 continue;
             };
-            let top = top as usize;
+            let top = self.cursor.top() as usize;
             let mut window = view.slice(top..top + fits * size);
             let mut written = 0;
             for value in values.by_ref().take(fits) {
@@ -707,7 +752,7 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
                     .copy_from_slice(bytemuck::bytes_of(&value));
                 written += 1;
             }
-            bump.advance((written * size) as u64);
+            self.cursor.bump((written * size) as u64);
             if written < fits {
                 return Ok(());
             }
@@ -726,7 +771,12 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// ```
     pub fn len(&self) -> usize {
         let size = core::mem::size_of::<T>().max(1);
-        self.frame.arena.slots[self.frame.slot].bump.open_len() as usize / size
+        let bump = &self.frame.arena.slots[self.frame.slot].bump;
+        let len = match self.view {
+            Some(_) => bump.open_len_with(&self.cursor),
+            None => bump.open_len(),
+        };
+        len as usize / size
     }
 
     /// Whether nothing was written yet.
@@ -760,6 +810,7 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     }
 
     fn close(&mut self) -> Upload<'a> {
+        self.give_back_room();
         let frame = &mut *self.frame;
         let (arena_id, number, slot) = (frame.arena.id, frame.number, frame.slot);
         let (bump, segments, mut staging) = frame.arena.parts(slot);
@@ -782,7 +833,7 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
 
 impl<T: Pod> Drop for UploadWriter<'_, '_, T> {
     fn drop(&mut self) {
-        if self.frame.arena.slots[self.frame.slot].bump.is_open() {
+        if self.view.is_some() || self.frame.arena.slots[self.frame.slot].bump.is_open() {
             self.close();
         }
     }

@@ -159,6 +159,76 @@ fn an_upload_grows_across_chunk_ends() {
     assert_eq!(arena.stats().buffers_created, 14);
 }
 
+/// The writer keeps its place between writes: pushes, `extend`s and
+/// slices mixed, across chunk ends, with `len` right after each; then a
+/// writer dropped without `finish` (mid-chunk) leaves its bytes in the
+/// frame, and the next upload lands after them, intact.
+#[test]
+fn a_writer_keeps_its_place_across_chunk_ends_and_when_dropped() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(96));
+    let dst = readable(&device, 32 * 64);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    let mut writer = frame.upload::<Instance>().unwrap();
+    let mut next = 0;
+    for round in 0..6 {
+        writer.push(instance(next)).unwrap();
+        next += 1;
+        writer.extend((next..next + round).map(instance)).unwrap();
+        next += round;
+        let slice: Vec<Instance> = (next..next + 2).map(instance).collect();
+        writer.extend_from_slice(&slice).unwrap();
+        next += 2;
+        assert_eq!(writer.len(), next as usize);
+    }
+    let upload = writer.finish();
+    assert_eq!(upload.len(), next as usize);
+    assert!(upload.segment_count() > 1, "{}", upload.segment_count());
+    {
+        let mut dropped = frame.upload::<Instance>().unwrap();
+        dropped.push(instance(1000)).unwrap();
+        assert_eq!(dropped.len(), 1);
+    }
+    let after = frame.upload_slice(&[instance(2000)]).unwrap();
+    assert_eq!(frame.bytes(), 32 * (next as u64 + 2));
+    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+    frame
+        .copy_to(&mut encoder, &after, &dst, 32 * next as u64)
+        .unwrap();
+    frame.finish(&encoder);
+    queue.submit([encoder.finish()]);
+    let mut expected: Vec<Instance> = (0..next).map(instance).collect();
+    expected.push(instance(2000));
+    assert_eq!(
+        read_back(&device, &dst, 32 * (next as u64 + 1)),
+        bytemuck::cast_slice::<_, u8>(&expected)
+    );
+}
+
+/// A writer opened and dropped with nothing written, and one that wrote
+/// into an open chunk and was dropped, leave a frame that finishes (the
+/// chunks' views all back where the unmap needs them) and comes back
+/// for the next frame.
+#[test]
+fn dropped_writers_give_their_chunk_back_for_the_unmap() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    for _ in 0..4 {
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        frame.upload_slice(&[1u32; 3]).unwrap();
+        drop(frame.upload::<u32>().unwrap());
+        let mut writer = frame.upload::<u32>().unwrap();
+        writer.extend(0..10).unwrap();
+        drop(writer);
+        assert_eq!(frame.bytes(), 12 + 40);
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    assert_eq!(arena.stats().buffers_created, 2);
+}
+
 /// Frames, each of `count(tick)` instances, uploaded, copied, read back and
 /// compared; the arena's stats after.
 fn run_frames(
