@@ -39,8 +39,9 @@ pub(crate) trait Chunks {
     /// Why a chunk could not be had.
     type Error;
     /// Makes chunk `index` ready for writing: the frame's next chunk when
-    /// `index` is one past the last it has.
-    fn open(&mut self, index: usize) -> Result<(), Self::Error>;
+    /// `index` is one past the last it has. Returns its size in bytes (a
+    /// multiple of [`COPY_ALIGN`]; chunks may differ in size).
+    fn open(&mut self, index: usize) -> Result<u64, Self::Error>;
     /// Writes `bytes` at `offset` of chunk `index` (opened, in bounds).
     fn write(&mut self, index: usize, offset: u64, bytes: &[u8]);
     /// Writes `len` zeros at `offset` of chunk `index` (opened, in bounds).
@@ -104,7 +105,10 @@ impl Cursor {
 /// The bump pointer of one frame in flight.
 #[derive(Clone, Debug)]
 pub(crate) struct Bump {
+    /// The smallest chunk: no element may be larger.
     chunk_size: u64,
+    /// The size of the chunk the top is in (0 before the first is opened).
+    end: u64,
     /// The chunk the top is in.
     chunk: usize,
     /// Chunks opened this frame: `0..opened` are ready.
@@ -137,8 +141,8 @@ struct Open {
 }
 
 impl Bump {
-    /// A frame with no chunk opened yet, over chunks of `chunk_size` bytes
-    /// (a multiple of [`COPY_ALIGN`], at least one).
+    /// A frame with no chunk opened yet, over chunks of at least
+    /// `chunk_size` bytes (a multiple of [`COPY_ALIGN`], at least one).
     pub(crate) fn new(chunk_size: u64) -> Bump {
         debug_assert!(
             chunk_size >= COPY_ALIGN && chunk_size.is_multiple_of(COPY_ALIGN),
@@ -146,6 +150,7 @@ impl Bump {
         );
         Bump {
             chunk_size,
+            end: 0,
             chunk: 0,
             opened: 0,
             top: 0,
@@ -196,7 +201,7 @@ impl Bump {
             elem,
             unit,
             segment_start: self.top,
-            limit: units_end(self.top, unit, self.chunk_size),
+            limit: units_end(self.top, unit, self.end),
             first_segment: segments_len,
             len: 0,
         });
@@ -274,8 +279,16 @@ impl Bump {
             bytes.len()
         );
         if self.opened == 0 && !bytes.is_empty() {
-            chunks.open(0).map_err(BumpError::Chunk)?;
+            let size = chunks.open(0).map_err(BumpError::Chunk)?;
+            if units_end(0, open.unit, size) == 0 {
+                return Err(BumpError::ElementTooLarge {
+                    unit: open.unit,
+                    chunk: size,
+                });
+            }
             self.opened = 1;
+            self.end = size;
+            open.limit = units_end(self.top, open.unit, size);
         }
         while !bytes.is_empty() {
             let free = open.limit - self.top;
@@ -293,13 +306,25 @@ impl Bump {
             // The chunk is full for this upload: its segment ends here (a
             // whole number of units) and it goes on in the next chunk.
             let next = self.chunk + 1;
-            if next >= self.opened {
-                if let Err(error) = chunks.open(next) {
+            debug_assert_eq!(
+                next, self.opened,
+                "expected the top in the last chunk opened"
+            );
+            let size = match chunks.open(next) {
+                Ok(size) if units_end(0, open.unit, size) > 0 => size,
+                Ok(size) => {
+                    self.open = Some(open);
+                    return Err(BumpError::ElementTooLarge {
+                        unit: open.unit,
+                        chunk: size,
+                    });
+                }
+                Err(error) => {
                     self.open = Some(open);
                     return Err(BumpError::Chunk(error));
                 }
-                self.opened = next + 1;
-            }
+            };
+            self.opened = next + 1;
             if self.top > open.segment_start {
                 segments.push(Segment {
                     chunk: self.chunk as u32,
@@ -308,9 +333,10 @@ impl Bump {
                 });
             }
             self.chunk = next;
+            self.end = size;
             self.top = 0;
             open.segment_start = 0;
-            open.limit = units_end(0, open.unit, self.chunk_size);
+            open.limit = units_end(0, open.unit, size);
         }
         self.open = Some(open);
         Ok(())
@@ -352,7 +378,7 @@ impl Bump {
 /// The end of the whole units of `unit` bytes from `start` that fit in a
 /// chunk of `chunk_size` bytes.
 const fn units_end(start: u64, unit: u64, chunk_size: u64) -> u64 {
-    start + (chunk_size - start) / unit * unit
+    start + chunk_size.saturating_sub(start) / unit * unit
 }
 
 const fn gcd(mut a: u64, mut b: u64) -> u64 {

@@ -136,7 +136,8 @@ fn uploads_of_every_kind_land_where_their_copies_say() {
 #[test]
 fn an_upload_grows_across_chunk_ends() {
     let (device, queue) = device();
-    // Chunks of 96 bytes hold 3 instances each: 40 instances span 14.
+    // Chunks of 96, 192, 384, 768 bytes (each twice the last): 4 bytes
+    // then 2, 6, 12 and 20 instances.
     let mut arena = UploadArena::new(&device, config(96));
     let dst = readable(&device, 32 * 41 + 4);
     let mut encoder = device.create_command_encoder(&Default::default());
@@ -147,7 +148,9 @@ fn an_upload_grows_across_chunk_ends() {
         writer.push(instance(i)).unwrap();
     }
     let upload = writer.finish();
-    assert!(upload.segment_count() >= 14, "{}", upload.segment_count());
+    assert_eq!(upload.segment_count(), 4);
+    let sizes: Vec<u64> = frame.segments(&upload).unwrap().map(|s| s.size).collect();
+    assert_eq!(sizes, [64, 192, 384, 640]);
     frame.copy_to(&mut encoder, &small, &dst, 0).unwrap();
     frame.copy_to(&mut encoder, &upload, &dst, 4).unwrap();
     frame.finish(&encoder);
@@ -156,7 +159,11 @@ fn an_upload_grows_across_chunk_ends() {
     let bytes = read_back(&device, &dst, 32 * 40 + 4);
     assert_eq!(&bytes[..4], 9u32.to_ne_bytes());
     assert_eq!(&bytes[4..], bytemuck::cast_slice::<_, u8>(&expected));
-    assert_eq!(arena.stats().buffers_created, 14);
+    let stats = arena.stats();
+    assert_eq!(
+        (stats.buffers_created, stats.staging_bytes),
+        (4, 96 + 192 + 384 + 768)
+    );
 }
 
 /// The writer keeps its place between writes: pushes, `extend`s and
@@ -270,15 +277,65 @@ fn after_a_burst_staging_memory_goes_back_down() {
     // Steady frames of 20 instances: one chunk per frame in flight.
     run_frames(&device, &queue, &mut arena, 8, |_| 20);
     assert_eq!(arena.stats().chunks, 2);
-    // A burst of 4000 instances (125 chunks) in one frame.
+    // A burst of 4000 instances (125 KiB) in one frame: chunks of 1, 2,
+    // 4, ..., 64 KiB in its slot (127 KiB).
     run_frames(&device, &queue, &mut arena, 1, |_| 4000);
-    assert_eq!(arena.stats().chunks, 126);
-    assert_eq!(arena.stats().high_water, 128_000);
-    // Quiet again: within two windows the burst's chunks are destroyed.
+    let stats = arena.stats();
+    assert_eq!(
+        (stats.chunks, stats.staging_bytes),
+        (1 + 7, 1024 + 127 * 1024)
+    );
+    assert_eq!(stats.high_water, 128_000);
+    // Its slot's next frame: one chunk that holds the burst.
+    run_frames(&device, &queue, &mut arena, 2, |_| 20);
+    let stats = arena.stats();
+    assert_eq!((stats.chunks, stats.staging_bytes), (2, 1024 + 128 * 1024));
+    // Quiet again: within two windows the burst's chunk is destroyed, and
+    // its slot makes one of the steady size.
     run_frames(&device, &queue, &mut arena, 10, |_| 20);
     let stats = arena.stats();
-    assert_eq!(stats.chunks, 2, "{stats:?}");
-    assert_eq!(stats.buffers_destroyed, 124);
+    assert_eq!((stats.chunks, stats.staging_bytes), (2, 2048), "{stats:?}");
+    assert_eq!(stats.buffers_destroyed, 7 + 1);
+}
+
+/// A steady frame larger than the first chunk: its first frames grow
+/// (chunks twice the last), the next frame in each slot is one chunk
+/// that holds it all, and from then on a frame is one chunk (one
+/// segment) and makes no buffer.
+#[test]
+fn a_steady_frame_is_one_chunk_after_growing_once() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(1024));
+    // 3000 instances: 96,000 bytes, chunks 1, 2, 4, ..., 64 KiB.
+    run_frames(&device, &queue, &mut arena, 1, |_| 3000);
+    assert_eq!(arena.stats().chunks, 7);
+    // The second slot's first chunk is sized from the frame before.
+    run_frames(&device, &queue, &mut arena, 1, |_| 3000);
+    assert_eq!(arena.stats().chunks, 8);
+    run_frames(&device, &queue, &mut arena, 2, |_| 3000);
+    let settled = arena.stats();
+    assert_eq!(
+        (settled.chunks, settled.staging_bytes),
+        (2, 2 * 128 * 1024),
+        "{settled:?}"
+    );
+    let dst = readable(&device, 32 * 3000);
+    for _ in 0..6 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let mut writer = frame.upload::<Instance>().unwrap();
+        for i in 0..3000 {
+            writer.push(instance(i)).unwrap();
+        }
+        let upload = writer.finish();
+        assert_eq!(upload.segment_count(), 1);
+        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    let stats = arena.stats();
+    assert_eq!(stats.buffers_created, settled.buffers_created);
+    assert_eq!(stats.chunks, 2);
 }
 
 #[test]
@@ -292,16 +349,23 @@ fn a_recurring_burst_keeps_its_chunks() {
     run_frames(&device, &queue, &mut arena, 24, |tick| {
         if tick % 3 == 0 { 200 } else { 10 }
     });
-    let created = arena.stats().buffers_created;
+    // Each slot grew once (chunks of 1, 2 and 4 KiB for a burst of
+    // 6,400 bytes) and then holds one chunk of 8 KiB.
+    let before = arena.stats();
+    assert_eq!(
+        (before.chunks, before.staging_bytes),
+        (2, 2 * 8192),
+        "{before:?}"
+    );
     run_frames(&device, &queue, &mut arena, 24, |tick| {
         if tick % 3 == 0 { 200 } else { 10 }
     });
+    let after = arena.stats();
     assert_eq!(
-        arena.stats().buffers_created,
-        created,
-        "no buffer made again"
+        (after.buffers_created, after.buffers_destroyed),
+        (before.buffers_created, before.buffers_destroyed),
+        "no buffer made or destroyed again"
     );
-    assert_eq!(arena.stats().buffers_destroyed, 0);
 }
 
 #[test]
@@ -402,8 +466,8 @@ fn an_element_larger_than_a_chunk_is_an_error() {
         }
     );
     assert!(error.to_string().contains("chunk_size"), "{error}");
-    // The frame goes on.
-    assert_eq!(frame.upload_slice(&[1u32; 40]).unwrap().segment_count(), 3);
+    // The frame goes on (chunks of 64 and 128 bytes).
+    assert_eq!(frame.upload_slice(&[1u32; 40]).unwrap().segment_count(), 2);
 }
 
 #[test]

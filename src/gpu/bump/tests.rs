@@ -15,6 +15,8 @@ struct Buffers {
     size: usize,
     chunks: Vec<Vec<u8>>,
     limit: usize,
+    /// Each new chunk twice the last, as the upload arena grows them.
+    grow: bool,
 }
 
 const UNWRITTEN: u8 = 0xAA;
@@ -25,6 +27,14 @@ impl Buffers {
             size,
             chunks: Vec::new(),
             limit,
+            grow: false,
+        }
+    }
+
+    fn growing(size: usize, limit: usize) -> Buffers {
+        Buffers {
+            grow: true,
+            ..Buffers::new(size, limit)
         }
     }
 
@@ -44,7 +54,7 @@ struct Full;
 
 impl Chunks for Buffers {
     type Error = Full;
-    fn open(&mut self, index: usize) -> Result<(), Full> {
+    fn open(&mut self, index: usize) -> Result<u64, Full> {
         assert!(
             index <= self.chunks.len(),
             "chunk {index} opened out of order"
@@ -53,9 +63,14 @@ impl Chunks for Buffers {
             if index >= self.limit {
                 return Err(Full);
             }
-            self.chunks.push(vec![UNWRITTEN; self.size]);
+            let size = if self.grow {
+                self.size << index
+            } else {
+                self.size
+            };
+            self.chunks.push(vec![UNWRITTEN; size]);
         }
-        Ok(())
+        Ok(self.chunks[index].len() as u64)
     }
     fn write(&mut self, index: usize, offset: u64, bytes: &[u8]) {
         let offset = offset as usize;
@@ -374,10 +389,11 @@ proptest! {
     #[test]
     fn segments_hold_what_the_ledger_holds(
         chunk_words in 3u64..20,
+        grow in proptest::bool::ANY,
         steps in proptest::collection::vec(step(), 1..if cfg!(miri) { 8 } else { 24 }),
     ) {
         let chunk = chunk_words * 4;
-        let (mut bump, mut chunks, mut segments) = (Bump::new(chunk), Buffers::new(chunk as usize, 1000), Vec::new());
+        let (mut bump, mut chunks, mut segments) = (Bump::new(chunk), if grow { Buffers::growing(chunk as usize, 12) } else { Buffers::new(chunk as usize, 1000) }, Vec::new());
         // The model: each upload's bytes, and its segments' range.
         let mut ledger: Vec<(Vec<u8>, Range<usize>, u64)> = Vec::new();
         let mut seed = 1u8;
@@ -419,7 +435,7 @@ proptest! {
                 prop_assert_eq!(chunks.read(&segments[range.clone()]), expected);
                 for (i, s) in segments[range.clone()].iter().enumerate() {
                     prop_assert_eq!(s.offset % 4, 0);
-                    prop_assert!(s.offset + s.size <= chunk);
+                    prop_assert!(s.offset + s.size <= chunks.chunks[s.chunk as usize].len() as u64);
                     if i + 1 < range.len() {
                         prop_assert_eq!(s.size % unit, 0, "segment {:?} of unit {}", s, unit);
                     }
@@ -434,4 +450,26 @@ proptest! {
             prop_assert_eq!(bump.closed_bytes(), total);
         }
     }
+}
+
+/// Chunks that double (as the upload arena makes them): an upload goes
+/// on in each larger chunk, its segments as large as each chunk allows.
+#[test]
+fn an_upload_across_growing_chunks_fills_each() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(8), Buffers::growing(8, 4), Vec::new());
+    let data: Vec<u8> = (0..40).collect();
+    let (range, len) = upload(&mut bump, &mut chunks, &mut segments, 4, &data);
+    assert_eq!(len, 40);
+    assert_eq!(
+        segments[range.clone()]
+            .iter()
+            .map(|s| (s.chunk, s.size))
+            .collect::<Vec<_>>(),
+        [(0, 8), (1, 16), (2, 16)]
+    );
+    assert_eq!(chunks.read(&segments[range]), data);
+    assert_eq!(
+        chunks.chunks.iter().map(Vec::len).collect::<Vec<_>>(),
+        [8, 16, 32]
+    );
 }
