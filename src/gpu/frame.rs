@@ -602,6 +602,39 @@ impl Chunks for Staging<'_> {
     }
 }
 
+/// Writes `values` into `window`, one slot of `N` bytes (the size of a
+/// `T`) each, as long as both last: how many were written.
+#[inline(always)]
+fn fill<T: Pod, const N: usize>(
+    window: wgpu::WriteOnly<'_, [u8]>,
+    values: impl Iterator<Item = T>,
+) -> usize {
+    let (slots, _) = window.into_chunks::<N>();
+    let mut written = 0;
+    for (slot, value) in slots.into_iter().zip(values) {
+        slot.write(bytemuck::cast::<T, [u8; N]>(value));
+        written += 1;
+    }
+    written
+}
+
+/// [`fill`] for any size: `window` cut into `size` bytes per value.
+#[inline(always)]
+fn fill_bytes<T: Pod>(
+    mut window: wgpu::WriteOnly<'_, [u8]>,
+    size: usize,
+    values: impl Iterator<Item = T>,
+) -> usize {
+    let mut written = 0;
+    for value in values {
+        window
+            .slice(written * size..(written + 1) * size)
+            .copy_from_slice(bytemuck::bytes_of(&value));
+        written += 1;
+    }
+    written
+}
+
 fn convert(error: BumpError<UploadError>, _size: u64) -> UploadError {
     match error {
         BumpError::ElementTooLarge { unit, chunk } => UploadError::ElementTooLarge {
@@ -665,7 +698,7 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// uniforms.push([[0.0; 4]; 4]).unwrap();
     /// assert_eq!(uniforms.len(), 1);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, value: T) -> Result<(), UploadError> {
         let size = core::mem::size_of::<T>();
         // The fast path: room at the top, all of it in the writer.
@@ -760,14 +793,24 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
                 continue;
             };
             let top = self.cursor.top() as usize;
-            let mut window = view.slice(top..top + fits * size);
-            let mut written = 0;
-            for value in values.by_ref().take(fits) {
-                window
-                    .slice(written * size..(written + 1) * size)
-                    .copy_from_slice(bytemuck::bytes_of(&value));
-                written += 1;
-            }
+            let window = view.slice(top..top + fits * size);
+            let values = values.by_ref().take(fits);
+            // Elements of the common sizes go through slots of their
+            // size (one store of the element each, no bounds check per
+            // element: `write_buffer_with`'s `write_iter` loop); others
+            // through byte windows.
+            let written = match size {
+                4 => fill::<T, 4>(window, values),
+                8 => fill::<T, 8>(window, values),
+                12 => fill::<T, 12>(window, values),
+                16 => fill::<T, 16>(window, values),
+                20 => fill::<T, 20>(window, values),
+                24 => fill::<T, 24>(window, values),
+                32 => fill::<T, 32>(window, values),
+                48 => fill::<T, 48>(window, values),
+                64 => fill::<T, 64>(window, values),
+                _ => fill_bytes(window, size, values),
+            };
             self.cursor.bump((written * size) as u64);
             if written < fits {
                 return Ok(());

@@ -236,6 +236,51 @@ fn dropped_writers_give_their_chunk_back_for_the_unmap() {
     assert_eq!(arena.stats().buffers_created, 2);
 }
 
+/// `extend` writes elements of every size right: those with slots of
+/// their own size (4 to 64 bytes) and the others, byte windows; across
+/// chunk ends too (chunks of 256 bytes, then 512, ...).
+#[test]
+fn extend_writes_elements_of_every_size_intact() {
+    fn check<const N: usize>(device: &wgpu::Device, queue: &wgpu::Queue)
+    where
+        [u8; N]: Pod,
+    {
+        let mut arena = UploadArena::new(device, config(256));
+        let count = 100usize;
+        let expected: Vec<u8> = (0..count * N).map(|i| (i * 7 + N) as u8).collect();
+        let dst = readable(device, (count * N).next_multiple_of(4) as u64);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let mut writer = frame.upload::<[u8; N]>().unwrap();
+        writer
+            .extend(
+                expected
+                    .chunks_exact(N)
+                    .map(|c| <[u8; N]>::try_from(c).unwrap()),
+            )
+            .unwrap();
+        assert_eq!(writer.len(), count);
+        let upload = writer.finish();
+        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+        let bytes = read_back(device, &dst, dst.size());
+        assert_eq!(&bytes[..count * N], &expected[..], "elements of {N} bytes");
+    }
+    let (device, queue) = device();
+    check::<1>(&device, &queue);
+    check::<4>(&device, &queue);
+    check::<8>(&device, &queue);
+    check::<12>(&device, &queue);
+    check::<16>(&device, &queue);
+    check::<20>(&device, &queue);
+    check::<24>(&device, &queue);
+    check::<28>(&device, &queue);
+    check::<32>(&device, &queue);
+    check::<48>(&device, &queue);
+    check::<64>(&device, &queue);
+}
+
 /// Frames, each of `count(tick)` instances, uploaded, copied, read back and
 /// compared; the arena's stats after.
 fn run_frames(
