@@ -253,11 +253,7 @@ fn extend_writes_elements_of_every_size_intact() {
         let mut frame = arena.begin_frame().unwrap();
         let mut writer = frame.upload::<[u8; N]>().unwrap();
         writer
-            .extend(
-                expected
-                    .chunks_exact(N)
-                    .map(|c| <[u8; N]>::try_from(c).unwrap()),
-            )
+            .extend(expected.as_chunks::<N>().0.iter().copied())
             .unwrap();
         assert_eq!(writer.len(), count);
         let upload = writer.finish();
