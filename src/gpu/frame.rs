@@ -681,7 +681,9 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
         result
     }
 
-    /// Appends one element.
+    /// Appends one element. For many at once, [`extend`](Self::extend)
+    /// is faster: its loop keeps the top in a register, where `push`
+    /// loads and stores it in the writer for each element.
     ///
     /// # Errors
     ///
