@@ -277,6 +277,23 @@ fn extend_writes_elements_of_every_size_intact() {
     check::<64>(&device, &queue);
 }
 
+/// A writer leaked with `mem::forget` keeps its chunk's mapped view: the
+/// frame's `finish` cannot unmap that chunk, and wgpu panics (as the
+/// writer's docs say). Not UB, and not reachable without a leak.
+#[test]
+#[should_panic(expected = "mapped views")]
+fn a_leaked_writer_makes_finish_panic() {
+    let (device, _queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    let encoder = device.create_command_encoder(&Default::default());
+    let mut frame = arena.begin_frame().unwrap();
+    frame.upload_slice(&[1u32]).unwrap();
+    let mut writer = frame.upload::<u32>().unwrap();
+    writer.push(2).unwrap();
+    std::mem::forget(writer);
+    frame.finish(&encoder);
+}
+
 /// Frames, each of `count(tick)` instances, uploaded, copied, read back and
 /// compared; the arena's stats after.
 fn run_frames(
