@@ -68,6 +68,8 @@
 //! ```
 
 pub(crate) mod bump;
+#[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
+pub(crate) mod growth;
 
 /// The wgpu this module is built on (30), so that your buffers and
 /// encoders are its types.

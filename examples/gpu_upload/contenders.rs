@@ -198,8 +198,9 @@ impl Contender for FreshVec {
 }
 
 /// tickarena's upload arena (`tickarena::gpu`), its default settings
-/// (1 MiB chunks, 2 frames in flight): the instances written straight
-/// into mapped staging memory, the size not given. `PUSH`: one `push` per
+/// (chunks from 1 MiB, growing to fit the frame; 2 frames in flight): the
+/// instances written straight into mapped staging memory, the size not
+/// given. `PUSH`: one `push` per
 /// instance; otherwise `extend` from an iterator (which the arena writes
 /// in batches of 32, never asking its length).
 pub struct UploadArena<const PUSH: bool = false> {

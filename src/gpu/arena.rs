@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::bump::{Bump, COPY_ALIGN, Segment};
 use super::error::UploadError;
 use super::frame::{Staging, UploadFrame};
+use super::growth::{fitting, next_chunk};
 use super::signal::{FAILED, MAPPED, NEVER_SUBMITTED, Notify, PENDING, Signal};
 use crate::arena::{Budgets, DEFAULT_RELEASE_AFTER, Retention};
 use crate::frame_loop::{FrameHistory, SizingReport};
@@ -25,11 +26,14 @@ use crate::{BudgetPolicy, Tag, TagBytes};
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct UploadConfig {
-    /// Bytes per staging chunk (one wgpu buffer), rounded up to 4. An
-    /// upload longer than a chunk goes on in the next one; no element may
-    /// be larger. Default 1 MiB: choose it from the
-    /// [sizing report](UploadArena::report) (its p99 frame) so that a
-    /// steady frame fits in one or two chunks.
+    /// Bytes of the smallest staging chunk (one wgpu buffer), rounded up
+    /// to 4; no element may be larger. Chunks grow from it: a frame that
+    /// outgrows its chunk goes on in a next one twice as large (an upload
+    /// crossing a chunk's end goes on there as a second segment), and the
+    /// next frame in that slot gets one chunk that holds all it used, so
+    /// that a steady frame is one chunk and makes no buffer. Default
+    /// 1 MiB; a larger one (the [sizing report](UploadArena::report)'s
+    /// p99 frame) saves the first frames their growth.
     pub chunk_size: u64,
     /// Frames that may be with the GPU at once (at least 1). Default 2.
     pub frames_in_flight: usize,
@@ -41,9 +45,10 @@ pub struct UploadConfig {
     pub retain: u64,
     /// Frames a burst's chunks stay once the bursts stop: frames are
     /// counted in windows of this many, and at a window's end each frame
-    /// in flight keeps the chunks the largest frame of the window needed
-    /// (and never less than `retain`); the chunks above are destroyed.
-    /// The CPU arena's retention, over chunks. Default 300 (5 s at 60 Hz).
+    /// in flight keeps a chunk that holds the largest frame of the window
+    /// (and never less than `retain`); a slot whose chunks are larger
+    /// destroys them, and its next frame makes one of that size. The CPU
+    /// arena's retention, over chunks. Default 300 (5 s at 60 Hz).
     pub release_after: u32,
     /// Frames the [history](UploadArena::history) keeps for the sizing
     /// report. Default 600.
@@ -123,6 +128,8 @@ pub(super) struct Slot {
     pub(super) tags: TagBytes,
     /// The number of the frame that used it last.
     pub(super) frame: u64,
+    /// The size of its first chunk, when it has none.
+    pub(super) first_size: u64,
 }
 
 /// Segments a frame's table holds before it grows (kept between frames).
@@ -168,9 +175,12 @@ pub struct UploadArena {
     pub(super) id: u64,
     pub(super) stats: UploadStats,
     retention: Retention,
-    /// Chunks each slot keeps, as retention last decided (all of them
-    /// until the first window ends).
-    keep_chunks: usize,
+    /// Staging bytes each slot keeps, as retention last decided (all of
+    /// them until the first window ends).
+    keep_bytes: Option<u64>,
+    /// The last finished frame's upload bytes: a slot with no chunk makes
+    /// its first one that large.
+    last_bytes: u64,
     pub(super) history: FrameHistory,
     pub(super) budgets: Budgets,
     /// Each tag's upload budget (no bytes).
@@ -206,6 +216,7 @@ impl UploadArena {
                 segments: Vec::with_capacity(SEGMENTS),
                 tags: TagBytes::default(),
                 frame: 0,
+                first_size: config.chunk_size,
             })
             .collect();
         UploadArena {
@@ -216,7 +227,8 @@ impl UploadArena {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             stats: UploadStats::default(),
             retention: Retention::new(config.retain as usize, config.release_after),
-            keep_chunks: usize::MAX,
+            keep_bytes: None,
+            last_bytes: 0,
             history: FrameHistory::with_capacity(config.history),
             budgets: Budgets::new(
                 config.budget_policy,
@@ -295,7 +307,7 @@ impl UploadArena {
         }
         let index = self.next;
         self.settle(index, wait)?;
-        self.trim(index);
+        self.resize(index);
         let slot = &mut self.slots[index];
         slot.bump.reset();
         slot.segments.clear();
@@ -364,15 +376,38 @@ impl UploadArena {
         }
     }
 
-    /// Destroys the chunks of slot `index` above what retention keeps.
-    fn trim(&mut self, index: usize) {
+    /// Sizes slot `index`'s chunks for its next frame (its last frame's
+    /// bump pointer still in place): after a frame that spanned several
+    /// chunks, one chunk that holds it all; past what retention keeps, a
+    /// chunk that holds the window's largest frame. Either way the slot's
+    /// chunks are destroyed now (they are back from the GPU) and its next
+    /// frame makes the one chunk.
+    fn resize(&mut self, index: usize) {
+        let (base, max) = (self.config.chunk_size, self.config.max_frame_bytes);
         let slot = &mut self.slots[index];
-        while slot.chunks.len() > self.keep_chunks {
-            if let Some(chunk) = slot.chunks.pop() {
-                drop(chunk.view);
-                chunk.buffer.destroy();
-                self.stats.buffers_destroyed += 1;
+        let total: u64 = slot.chunks.iter().map(|chunk| chunk.buffer.size()).sum();
+        let mut target = None;
+        if slot.bump.chunks_opened() > 1 {
+            target = Some(fitting(base, slot.bump.closed_bytes(), max));
+        } else if let Some(keep) = self.keep_bytes {
+            let cap = fitting(base, keep, max);
+            if total > cap {
+                target = Some(cap);
             }
+        }
+        match target {
+            Some(size) => {
+                for chunk in slot.chunks.drain(..) {
+                    drop(chunk.view);
+                    chunk.buffer.destroy();
+                    self.stats.buffers_destroyed += 1;
+                }
+                slot.first_size = size;
+            }
+            None if slot.chunks.is_empty() => {
+                slot.first_size = slot.first_size.max(fitting(base, self.last_bytes, max));
+            }
+            None => {}
         }
     }
 
@@ -386,6 +421,7 @@ impl UploadArena {
             &mut slot.segments,
             Staging {
                 chunks: &mut slot.chunks,
+                first_size: slot.first_size,
                 device: &self.device,
                 config: &self.config,
                 stats: &mut self.stats,
@@ -402,9 +438,9 @@ impl UploadArena {
     /// A frame of `bytes` ended: retention's window, the record.
     pub(super) fn frame_ended(&mut self, bytes: u64) {
         self.stats.high_water = self.stats.high_water.max(bytes);
+        self.last_bytes = bytes;
         if self.retention.frame_ended(bytes as usize) {
-            let keep = self.retention.end_window().keep as u64;
-            self.keep_chunks = keep.div_ceil(self.config.chunk_size) as usize;
+            self.keep_bytes = Some(self.retention.end_window().keep as u64);
         }
     }
 
@@ -442,8 +478,9 @@ impl UploadArena {
     /// ```
     pub fn stats(&self) -> UploadStats {
         let mut stats = self.stats;
-        stats.chunks = self.slots.iter().map(|slot| slot.chunks.len()).sum();
-        stats.staging_bytes = stats.chunks as u64 * self.config.chunk_size;
+        let chunks = self.slots.iter().flat_map(|slot| &slot.chunks);
+        stats.chunks = chunks.clone().count();
+        stats.staging_bytes = chunks.map(|chunk| chunk.buffer.size()).sum();
         stats.in_flight = self
             .slots
             .iter()
@@ -491,17 +528,23 @@ impl UploadArena {
     }
 }
 
-/// The slot's next chunk, made now (mapped at creation).
+/// The slot's next chunk, made now (mapped at creation): its first as
+/// large as the slot's frames need, each next one twice the last, all of
+/// them within the frame's limit.
 pub(super) fn make_chunk(staging: &mut Staging<'_>) -> Result<(), UploadError> {
     let config = staging.config;
-    if (staging.chunks.len() as u64 + 1) * config.chunk_size > config.max_frame_bytes {
+    let wanted = staging.chunks.last().map_or(staging.first_size, |last| {
+        last.buffer.size().saturating_mul(2)
+    });
+    let total = staging.chunks.iter().map(|chunk| chunk.buffer.size()).sum();
+    let Some(size) = next_chunk(config.chunk_size, wanted, total, config.max_frame_bytes) else {
         return Err(UploadError::FrameTooLarge {
             max_frame_bytes: config.max_frame_bytes,
         });
-    }
+    };
     let buffer = staging.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(config.label),
-        size: config.chunk_size,
+        size,
         usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: true,
     });

@@ -39,8 +39,9 @@ pub(crate) trait Chunks {
     /// Why a chunk could not be had.
     type Error;
     /// Makes chunk `index` ready for writing: the frame's next chunk when
-    /// `index` is one past the last it has.
-    fn open(&mut self, index: usize) -> Result<(), Self::Error>;
+    /// `index` is one past the last it has. Returns its size in bytes (a
+    /// multiple of [`COPY_ALIGN`]; chunks may differ in size).
+    fn open(&mut self, index: usize) -> Result<u64, Self::Error>;
     /// Writes `bytes` at `offset` of chunk `index` (opened, in bounds).
     fn write(&mut self, index: usize, offset: u64, bytes: &[u8]);
     /// Writes `len` zeros at `offset` of chunk `index` (opened, in bounds).
@@ -59,10 +60,55 @@ pub(crate) enum BumpError<E> {
     Chunk(E),
 }
 
+/// The open upload's room in its current chunk, held by its writer
+/// between writes (in registers, not re-read from the arena before each
+/// element): the chunk, the top, and the end of the segment's whole
+/// units. Writes through it are recorded in the [`Bump`] by
+/// [`Bump::sync`]; a cursor with no room (`top == limit`) sends every
+/// write to [`Bump::write`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cursor {
+    /// The chunk the room is in.
+    pub(crate) chunk: usize,
+    /// Where the next element goes.
+    top: u64,
+    /// The end of the room.
+    limit: u64,
+}
+
+impl Cursor {
+    /// Takes `n` bytes at the top when they fit in the room: where they
+    /// go. `None` (nothing taken) when they do not.
+    #[inline(always)]
+    pub(crate) fn bump(&mut self, n: u64) -> Option<u64> {
+        if n > self.limit - self.top {
+            return None;
+        }
+        let at = self.top;
+        self.top += n;
+        Some(at)
+    }
+
+    /// The top: where the next element goes.
+    #[inline(always)]
+    pub(crate) fn top(&self) -> u64 {
+        self.top
+    }
+
+    /// Bytes free in the room.
+    #[inline(always)]
+    pub(crate) fn free(&self) -> u64 {
+        self.limit - self.top
+    }
+}
+
 /// The bump pointer of one frame in flight.
 #[derive(Clone, Debug)]
 pub(crate) struct Bump {
+    /// The smallest chunk: no element may be larger.
     chunk_size: u64,
+    /// The size of the chunk the top is in (0 before the first is opened).
+    end: u64,
     /// The chunk the top is in.
     chunk: usize,
     /// Chunks opened this frame: `0..opened` are ready.
@@ -95,8 +141,8 @@ struct Open {
 }
 
 impl Bump {
-    /// A frame with no chunk opened yet, over chunks of `chunk_size` bytes
-    /// (a multiple of [`COPY_ALIGN`], at least one).
+    /// A frame with no chunk opened yet, over chunks of at least
+    /// `chunk_size` bytes (a multiple of [`COPY_ALIGN`], at least one).
     pub(crate) fn new(chunk_size: u64) -> Bump {
         debug_assert!(
             chunk_size >= COPY_ALIGN && chunk_size.is_multiple_of(COPY_ALIGN),
@@ -104,6 +150,7 @@ impl Bump {
         );
         Bump {
             chunk_size,
+            end: 0,
             chunk: 0,
             opened: 0,
             top: 0,
@@ -138,28 +185,6 @@ impl Bump {
         self.open.is_some()
     }
 
-    /// The open upload's room at the top of its segment, once its chunk
-    /// is opened: the chunk, the offset of the top, and the bytes free
-    /// there (whole elements: the segment's room is whole units).
-    #[inline]
-    pub(crate) fn room(&self) -> Option<(usize, u64, u64)> {
-        let open = self.open.as_ref()?;
-        (self.opened > 0).then(|| (self.chunk, self.top, open.limit - self.top))
-    }
-
-    /// Records `n` bytes written at the top, within [`room`](Self::room).
-    #[inline]
-    pub(crate) fn advance(&mut self, n: u64) {
-        debug_assert!(
-            self.room().is_some_and(|(_, _, free)| n <= free),
-            "expected {n} bytes within the open segment's room"
-        );
-        if let Some(open) = &mut self.open {
-            self.top += n;
-            open.len += n;
-        }
-    }
-
     /// Opens an upload of elements of `elem` bytes (at least 1) at the
     /// top. An open upload must be closed first.
     pub(crate) fn begin<E>(&mut self, elem: u64, segments_len: usize) -> Result<(), BumpError<E>> {
@@ -176,28 +201,61 @@ impl Bump {
             elem,
             unit,
             segment_start: self.top,
-            limit: units_end(self.top, unit, self.chunk_size),
+            limit: units_end(self.top, unit, self.end),
             first_segment: segments_len,
             len: 0,
         });
         Ok(())
     }
 
-    /// The fast path of a write of `n` bytes (whole elements of the open
-    /// upload) that fits in the current chunk's room: the top moves, and
-    /// the caller writes the bytes at the chunk and offset returned.
-    /// `None` (nothing moved) when it does not fit, or no chunk is open
-    /// yet: then [`write`](Self::write).
-    #[inline(always)]
-    pub(crate) fn bump_in_place(&mut self, n: u64) -> Option<(usize, u64)> {
-        let open = self.open.as_mut()?;
-        if self.opened == 0 || self.top + n > open.limit {
-            return None;
+    /// The open upload's room as a [`Cursor`], for its writer to bump
+    /// until it is full: no room while no chunk is opened (or no upload
+    /// is open). Give it back with [`sync`](Self::sync) before any other
+    /// call on the frame.
+    #[inline]
+    pub(crate) fn cursor(&self) -> Cursor {
+        match &self.open {
+            Some(open) if self.opened > 0 => Cursor {
+                chunk: self.chunk,
+                top: self.top,
+                limit: open.limit,
+            },
+            _ => Cursor {
+                chunk: self.chunk,
+                top: self.top,
+                limit: self.top,
+            },
         }
-        let at = self.top;
-        self.top += n;
-        open.len += n;
-        Some((self.chunk, at))
+    }
+
+    /// Records the bytes written through `cursor` (taken by
+    /// [`cursor`](Self::cursor) since the last change of chunk): the top
+    /// moves to the cursor's, and the open upload grows by as much. Any
+    /// number of times; only the bytes since the last sync count.
+    #[inline]
+    pub(crate) fn sync(&mut self, cursor: &Cursor) {
+        debug_assert!(
+            cursor.chunk == self.chunk && cursor.top >= self.top,
+            "expected a cursor of the current chunk at or above the top"
+        );
+        if let Some(open) = &mut self.open
+            && cursor.chunk == self.chunk
+            && cursor.top >= self.top
+        {
+            debug_assert!(cursor.top <= open.limit, "expected the cursor in its room");
+            open.len += cursor.top - self.top;
+            self.top = cursor.top;
+        }
+    }
+
+    /// The open upload's length with `cursor`'s writes not yet synced.
+    pub(crate) fn open_len_with(&self, cursor: &Cursor) -> u64 {
+        let pending = if cursor.chunk == self.chunk {
+            cursor.top.saturating_sub(self.top)
+        } else {
+            0
+        };
+        self.open_len() + pending
     }
 
     /// Writes `bytes` (whole elements of the open upload) at the top,
@@ -221,8 +279,16 @@ impl Bump {
             bytes.len()
         );
         if self.opened == 0 && !bytes.is_empty() {
-            chunks.open(0).map_err(BumpError::Chunk)?;
+            let size = chunks.open(0).map_err(BumpError::Chunk)?;
+            if units_end(0, open.unit, size) == 0 {
+                return Err(BumpError::ElementTooLarge {
+                    unit: open.unit,
+                    chunk: size,
+                });
+            }
             self.opened = 1;
+            self.end = size;
+            open.limit = units_end(self.top, open.unit, size);
         }
         while !bytes.is_empty() {
             let free = open.limit - self.top;
@@ -240,13 +306,25 @@ impl Bump {
             // The chunk is full for this upload: its segment ends here (a
             // whole number of units) and it goes on in the next chunk.
             let next = self.chunk + 1;
-            if next >= self.opened {
-                if let Err(error) = chunks.open(next) {
+            debug_assert_eq!(
+                next, self.opened,
+                "expected the top in the last chunk opened"
+            );
+            let size = match chunks.open(next) {
+                Ok(size) if units_end(0, open.unit, size) > 0 => size,
+                Ok(size) => {
+                    self.open = Some(open);
+                    return Err(BumpError::ElementTooLarge {
+                        unit: open.unit,
+                        chunk: size,
+                    });
+                }
+                Err(error) => {
                     self.open = Some(open);
                     return Err(BumpError::Chunk(error));
                 }
-                self.opened = next + 1;
-            }
+            };
+            self.opened = next + 1;
             if self.top > open.segment_start {
                 segments.push(Segment {
                     chunk: self.chunk as u32,
@@ -255,9 +333,10 @@ impl Bump {
                 });
             }
             self.chunk = next;
+            self.end = size;
             self.top = 0;
             open.segment_start = 0;
-            open.limit = units_end(0, open.unit, self.chunk_size);
+            open.limit = units_end(0, open.unit, size);
         }
         self.open = Some(open);
         Ok(())
@@ -299,7 +378,7 @@ impl Bump {
 /// The end of the whole units of `unit` bytes from `start` that fit in a
 /// chunk of `chunk_size` bytes.
 const fn units_end(start: u64, unit: u64, chunk_size: u64) -> u64 {
-    start + (chunk_size - start) / unit * unit
+    start + chunk_size.saturating_sub(start) / unit * unit
 }
 
 const fn gcd(mut a: u64, mut b: u64) -> u64 {

@@ -15,6 +15,8 @@ struct Buffers {
     size: usize,
     chunks: Vec<Vec<u8>>,
     limit: usize,
+    /// Each new chunk twice the last, as the upload arena grows them.
+    grow: bool,
 }
 
 const UNWRITTEN: u8 = 0xAA;
@@ -25,6 +27,14 @@ impl Buffers {
             size,
             chunks: Vec::new(),
             limit,
+            grow: false,
+        }
+    }
+
+    fn growing(size: usize, limit: usize) -> Buffers {
+        Buffers {
+            grow: true,
+            ..Buffers::new(size, limit)
         }
     }
 
@@ -44,7 +54,7 @@ struct Full;
 
 impl Chunks for Buffers {
     type Error = Full;
-    fn open(&mut self, index: usize) -> Result<(), Full> {
+    fn open(&mut self, index: usize) -> Result<u64, Full> {
         assert!(
             index <= self.chunks.len(),
             "chunk {index} opened out of order"
@@ -53,9 +63,14 @@ impl Chunks for Buffers {
             if index >= self.limit {
                 return Err(Full);
             }
-            self.chunks.push(vec![UNWRITTEN; self.size]);
+            let size = if self.grow {
+                self.size << index
+            } else {
+                self.size
+            };
+            self.chunks.push(vec![UNWRITTEN; size]);
         }
-        Ok(())
+        Ok(self.chunks[index].len() as u64)
     }
     fn write(&mut self, index: usize, offset: u64, bytes: &[u8]) {
         let offset = offset as usize;
@@ -211,23 +226,105 @@ fn reset_starts_again_from_the_first_chunk() {
     assert_eq!(chunks.chunks.len(), 3, "no chunk made again");
 }
 
+/// The way `UploadWriter` writes: through a cursor held between writes
+/// while it has room, else (synced first) through `write`, then a fresh
+/// cursor. `None`: the cursor has no room (the writer holds no view).
+struct Writer {
+    cursor: Option<Cursor>,
+}
+
+impl Writer {
+    fn new(bump: &Bump) -> Writer {
+        let cursor = bump.cursor();
+        Writer {
+            cursor: (cursor.free() > 0).then_some(cursor),
+        }
+    }
+
+    fn write(
+        &mut self,
+        bump: &mut Bump,
+        chunks: &mut Buffers,
+        segments: &mut Vec<Segment>,
+        bytes: &[u8],
+    ) {
+        if let Some(cursor) = &mut self.cursor
+            && let Some(at) = cursor.bump(bytes.len() as u64)
+        {
+            chunks.write(cursor.chunk, at, bytes);
+            return;
+        }
+        self.sync(bump);
+        bump.write(chunks, segments, bytes).unwrap();
+        *self = Writer::new(bump);
+    }
+
+    fn sync(&mut self, bump: &mut Bump) {
+        if let Some(cursor) = self.cursor.take() {
+            bump.sync(&cursor);
+        }
+    }
+
+    fn len(&self, bump: &Bump) -> u64 {
+        match &self.cursor {
+            Some(cursor) => bump.open_len_with(cursor),
+            None => bump.open_len(),
+        }
+    }
+}
+
 #[test]
-fn the_fast_path_takes_only_what_fits_in_an_open_chunk() {
+fn a_cursor_takes_only_what_fits_in_an_open_chunk() {
     let (mut bump, mut chunks, mut segments) = (Bump::new(16), Buffers::new(16, 4), Vec::new());
     bump.begin::<Full>(4, 0).unwrap();
-    assert_eq!(bump.bump_in_place(4), None, "no chunk open yet");
+    assert_eq!(bump.cursor().free(), 0, "no chunk open yet");
     bump.write(&mut chunks, &mut segments, &[1; 4]).unwrap();
-    assert_eq!(bump.bump_in_place(4), Some((0, 4)));
+    let mut cursor = bump.cursor();
+    assert_eq!((cursor.chunk, cursor.top(), cursor.free()), (0, 4, 12));
+    assert_eq!(cursor.bump(4), Some(4));
     chunks.write(0, 4, &[2; 4]);
-    assert_eq!(bump.bump_in_place(8), Some((0, 8)));
+    assert_eq!(cursor.bump(8), Some(8));
     chunks.write(0, 8, &[3; 8]);
-    assert_eq!(bump.bump_in_place(4), None, "the chunk is full");
+    assert_eq!(cursor.bump(4), None, "the chunk is full");
+    assert_eq!(bump.open_len(), 4, "not synced yet");
+    assert_eq!(bump.open_len_with(&cursor), 16);
+    bump.sync(&cursor);
+    bump.sync(&cursor);
+    assert_eq!(bump.open_len(), 16, "a second sync adds nothing");
     bump.write(&mut chunks, &mut segments, &[4; 4]).unwrap();
     let (range, len) = bump.close(&mut chunks, &mut segments);
     assert_eq!(len, 20);
     assert_eq!(
         chunks.read(&segments[range]),
         [[1; 4], [2; 4], [3; 4], [3; 4], [4; 4]].concat()
+    );
+}
+
+/// A cursor held across a chunk's end: the writer syncs it, the slow
+/// write opens the next chunk, and a fresh cursor goes on there; a
+/// cursor never synced (a writer dropped mid-way gives it back the same
+/// way) leaves the frame as its last sync did.
+#[test]
+fn a_cursor_survives_crossing_a_chunk_end() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(12), Buffers::new(12, 8), Vec::new());
+    bump.begin::<Full>(4, 0).unwrap();
+    let mut writer = Writer::new(&bump);
+    for i in 0..7u8 {
+        writer.write(&mut bump, &mut chunks, &mut segments, &[i; 4]);
+        assert_eq!(writer.len(&bump), 4 * (u64::from(i) + 1));
+    }
+    assert_eq!(
+        writer.cursor.map(|c| c.chunk),
+        Some(2),
+        "the cursor moved on to the third chunk"
+    );
+    writer.sync(&mut bump);
+    let (range, len) = bump.close(&mut chunks, &mut segments);
+    assert_eq!(len, 28);
+    assert_eq!(segments[range.clone()].len(), 3);
+    assert_eq!(
+        chunks.read(&segments[range]),
+        (0..7u8).flat_map(|i| [i; 4]).collect::<Vec<_>>()
     );
 }
 
@@ -292,10 +389,11 @@ proptest! {
     #[test]
     fn segments_hold_what_the_ledger_holds(
         chunk_words in 3u64..20,
+        grow in proptest::bool::ANY,
         steps in proptest::collection::vec(step(), 1..if cfg!(miri) { 8 } else { 24 }),
     ) {
         let chunk = chunk_words * 4;
-        let (mut bump, mut chunks, mut segments) = (Bump::new(chunk), Buffers::new(chunk as usize, 1000), Vec::new());
+        let (mut bump, mut chunks, mut segments) = (Bump::new(chunk), if grow { Buffers::growing(chunk as usize, 12) } else { Buffers::new(chunk as usize, 1000) }, Vec::new());
         // The model: each upload's bytes, and its segments' range.
         let mut ledger: Vec<(Vec<u8>, Range<usize>, u64)> = Vec::new();
         let mut seed = 1u8;
@@ -311,22 +409,20 @@ proptest! {
                 continue;
             }
             bump.begin::<Full>(step.elem, segments.len()).unwrap();
+            let mut writer = Writer::new(&bump);
             let mut model = Vec::new();
             let mut left = step.count;
             while left > 0 {
                 let n = left.min(step.piece);
                 let bytes: Vec<u8> = (0..n as u64 * step.elem).map(|_| { seed = seed.wrapping_mul(31).wrapping_add(7); seed }).collect();
-                // One element at a time: the fast path where it fits, as
-                // `UploadWriter::push` takes it.
-                let fast = if n == 1 { bump.bump_in_place(bytes.len() as u64) } else { None };
-                match fast {
-                    Some((chunk, offset)) => chunks.write(chunk, offset, &bytes),
-                    None => bump.write(&mut chunks, &mut segments, &bytes).unwrap(),
-                }
+                // As `UploadWriter` writes: through its cursor where the
+                // piece fits, else synced and through `write`.
+                writer.write(&mut bump, &mut chunks, &mut segments, &bytes);
                 model.extend_from_slice(&bytes);
                 left -= n;
-                prop_assert_eq!(bump.open_len(), model.len() as u64);
+                prop_assert_eq!(writer.len(&bump), model.len() as u64);
             }
+            writer.sync(&mut bump);
             let (range, len) = bump.close(&mut chunks, &mut segments);
             prop_assert_eq!(len, model.len() as u64);
             ledger.push((model, range, unit));
@@ -339,7 +435,7 @@ proptest! {
                 prop_assert_eq!(chunks.read(&segments[range.clone()]), expected);
                 for (i, s) in segments[range.clone()].iter().enumerate() {
                     prop_assert_eq!(s.offset % 4, 0);
-                    prop_assert!(s.offset + s.size <= chunk);
+                    prop_assert!(s.offset + s.size <= chunks.chunks[s.chunk as usize].len() as u64);
                     if i + 1 < range.len() {
                         prop_assert_eq!(s.size % unit, 0, "segment {:?} of unit {}", s, unit);
                     }
@@ -356,41 +452,24 @@ proptest! {
     }
 }
 
-/// The way `UploadWriter::extend` writes: one element through `write`
-/// where there is no room (no chunk opened yet, a full segment), else
-/// straight into the room at the top and `advance`. The same segments and
-/// bytes as one write of everything.
+/// Chunks that double (as the upload arena makes them): an upload goes
+/// on in each larger chunk, its segments as large as each chunk allows.
 #[test]
-fn writes_into_the_room_then_advance_match_one_write() {
-    // Elements of 12 bytes (a unit of 12) in chunks of 40: 36 bytes of
-    // room per segment, so the upload crosses three chunk ends.
-    let data: Vec<u8> = (0..120).collect();
-    let (mut one, mut one_chunks, mut one_segments) =
-        (Bump::new(40), Buffers::new(40, 8), Vec::new());
-    let (one_range, one_len) = upload(&mut one, &mut one_chunks, &mut one_segments, 12, &data);
-
-    let (mut bump, mut chunks, mut segments) = (Bump::new(40), Buffers::new(40, 8), Vec::new());
-    bump.begin::<Full>(12, 0).unwrap();
-    assert_eq!(bump.room(), None, "no chunk opened yet");
-    let mut rest = &data[..];
-    while !rest.is_empty() {
-        match bump.room() {
-            Some((chunk, top, free)) if free >= 12 => {
-                assert_eq!(free % 12, 0, "the room holds whole elements");
-                let n = (free as usize).min(rest.len());
-                chunks.write(chunk, top, &rest[..n]);
-                bump.advance(n as u64);
-                rest = &rest[n..];
-            }
-            _ => {
-                bump.write(&mut chunks, &mut segments, &rest[..12]).unwrap();
-                rest = &rest[12..];
-            }
-        }
-    }
-    let (range, len) = bump.close(&mut chunks, &mut segments);
-    assert_eq!((range, len), (one_range, one_len));
-    assert_eq!(segments, one_segments);
-    assert_eq!(chunks.read(&segments), one_chunks.read(&one_segments));
-    assert_eq!(chunks.read(&segments)[..120], data[..]);
+fn an_upload_across_growing_chunks_fills_each() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(8), Buffers::growing(8, 4), Vec::new());
+    let data: Vec<u8> = (0..40).collect();
+    let (range, len) = upload(&mut bump, &mut chunks, &mut segments, 4, &data);
+    assert_eq!(len, 40);
+    assert_eq!(
+        segments[range.clone()]
+            .iter()
+            .map(|s| (s.chunk, s.size))
+            .collect::<Vec<_>>(),
+        [(0, 8), (1, 16), (2, 16)]
+    );
+    assert_eq!(chunks.read(&segments[range]), data);
+    assert_eq!(
+        chunks.chunks.iter().map(Vec::len).collect::<Vec<_>>(),
+        [8, 16, 32]
+    );
 }
