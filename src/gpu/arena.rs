@@ -611,10 +611,13 @@ impl UploadArena {
     }
 
     /// The sizing report of the [history](Self::history): upload bytes per
-    /// frame (p50, p99, max), per tag, and the bursts. Choose
-    /// [`UploadConfig::chunk_size`] from its p99 frame (a steady frame in
-    /// one chunk) and `retain` from its suggestion; its `reserve` is the
-    /// `max_frame_bytes` to allow.
+    /// frame (p50, p99, max), per tag, and the bursts. It is the CPU
+    /// arena's report, read for uploads: its "ticks" are frame numbers
+    /// ([`UploadFrame::number`]), its `reserve` line is the
+    /// `max_frame_bytes` to allow, and its suggested `retain` is per frame
+    /// in flight. [`UploadConfig::chunk_size`] needs no figure from it
+    /// (chunks grow to a steady frame by themselves; its p99 frame only
+    /// spares the first frames that growth).
     ///
     /// # Example
     ///

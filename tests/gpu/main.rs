@@ -98,7 +98,6 @@ fn an_upload_is_copied_to_the_destination_intact() {
     let (device, queue) = device();
     let mut arena = UploadArena::new(&device, config(4096));
     let dst = readable(&device, 32 * 100);
-    let mut encoder = device.create_command_encoder(&Default::default());
     let mut frame = arena.begin_frame().unwrap();
     let mut writer = frame.upload::<Instance>().unwrap();
     for i in 0..100 {
@@ -109,14 +108,9 @@ fn an_upload_is_copied_to_the_destination_intact() {
         (upload.len(), upload.bytes(), upload.segment_count()),
         (100, 3200, 1)
     );
-    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
+    let bytes = submit_and_read_back(&device, &queue, frame, &[(&upload, 0)], &dst, 3200);
     let expected: Vec<Instance> = (0..100).map(instance).collect();
-    assert_eq!(
-        read_back(&device, &dst, 3200),
-        bytemuck::cast_slice::<_, u8>(&expected)
-    );
+    assert_eq!(bytes, bytemuck::cast_slice::<_, u8>(&expected));
 }
 
 #[test]
@@ -124,7 +118,6 @@ fn uploads_of_every_kind_land_where_their_copies_say() {
     let (device, queue) = device();
     let mut arena = UploadArena::new(&device, config(256));
     let dst = readable(&device, 1024);
-    let mut encoder = device.create_command_encoder(&Default::default());
     let mut frame = arena.begin_frame().unwrap();
     let indices = frame.upload_slice(&[0u16, 1, 2, 2, 1]).unwrap(); // 10 bytes, padded to 12
     let mut floats = frame.upload::<f32>().unwrap();
@@ -133,12 +126,8 @@ fn uploads_of_every_kind_land_where_their_copies_say() {
     let mut rgb = frame.upload::<[u8; 3]>().unwrap(); // units of 12 bytes
     rgb.extend((0..30u8).map(|i| [i, i + 1, i + 2])).unwrap();
     let rgb = rgb.finish();
-    frame.copy_to(&mut encoder, &indices, &dst, 0).unwrap();
-    frame.copy_to(&mut encoder, &floats, &dst, 16).unwrap();
-    frame.copy_to(&mut encoder, &rgb, &dst, 512).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
-    let bytes = read_back(&device, &dst, 1024);
+    let copies = [(&indices, 0), (&floats, 16), (&rgb, 512)];
+    let bytes = submit_and_read_back(&device, &queue, frame, &copies, &dst, 1024);
     assert_eq!(
         &bytes[..12],
         bytemuck::cast_slice::<u16, u8>(&[0, 1, 2, 2, 1, 0])
@@ -160,7 +149,6 @@ fn an_upload_grows_across_chunk_ends() {
     // then 2, 6, 12 and 20 instances.
     let mut arena = UploadArena::new(&device, config(96));
     let dst = readable(&device, 32 * 41 + 4);
-    let mut encoder = device.create_command_encoder(&Default::default());
     let mut frame = arena.begin_frame().unwrap();
     let small = frame.upload_slice(&[9u32]).unwrap();
     let mut writer = frame.upload::<Instance>().unwrap();
@@ -171,12 +159,9 @@ fn an_upload_grows_across_chunk_ends() {
     assert_eq!(upload.segment_count(), 4);
     let sizes: Vec<u64> = frame.segments(&upload).unwrap().map(|s| s.size).collect();
     assert_eq!(sizes, [64, 192, 384, 640]);
-    frame.copy_to(&mut encoder, &small, &dst, 0).unwrap();
-    frame.copy_to(&mut encoder, &upload, &dst, 4).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
+    let copies = [(&small, 0), (&upload, 4)];
+    let bytes = submit_and_read_back(&device, &queue, frame, &copies, &dst, 32 * 40 + 4);
     let expected: Vec<Instance> = (0..40).map(instance).collect();
-    let bytes = read_back(&device, &dst, 32 * 40 + 4);
     assert_eq!(&bytes[..4], 9u32.to_ne_bytes());
     assert_eq!(&bytes[4..], bytemuck::cast_slice::<_, u8>(&expected));
     let stats = arena.stats();
@@ -195,7 +180,6 @@ fn a_writer_keeps_its_place_across_chunk_ends_and_when_dropped() {
     let (device, queue) = device();
     let mut arena = UploadArena::new(&device, config(96));
     let dst = readable(&device, 32 * 64);
-    let mut encoder = device.create_command_encoder(&Default::default());
     let mut frame = arena.begin_frame().unwrap();
     let mut writer = frame.upload::<Instance>().unwrap();
     let mut next = 0;
@@ -219,18 +203,12 @@ fn a_writer_keeps_its_place_across_chunk_ends_and_when_dropped() {
     }
     let after = frame.upload_slice(&[instance(2000)]).unwrap();
     assert_eq!(frame.bytes(), 32 * (next as u64 + 2));
-    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-    frame
-        .copy_to(&mut encoder, &after, &dst, 32 * next as u64)
-        .unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
+    let copies = [(&upload, 0), (&after, 32 * next as u64)];
+    let len = 32 * (next as u64 + 1);
+    let bytes = submit_and_read_back(&device, &queue, frame, &copies, &dst, len);
     let mut expected: Vec<Instance> = (0..next).map(instance).collect();
     expected.push(instance(2000));
-    assert_eq!(
-        read_back(&device, &dst, 32 * (next as u64 + 1)),
-        bytemuck::cast_slice::<_, u8>(&expected)
-    );
+    assert_eq!(bytes, bytemuck::cast_slice::<_, u8>(&expected));
 }
 
 /// A writer opened and dropped with nothing written, and one that wrote
@@ -269,7 +247,6 @@ fn extend_writes_elements_of_every_size_intact() {
         let count = 100usize;
         let expected: Vec<u8> = (0..count * N).map(|i| (i * 7 + N) as u8).collect();
         let dst = readable(device, (count * N).next_multiple_of(4) as u64);
-        let mut encoder = device.create_command_encoder(&Default::default());
         let mut frame = arena.begin_frame().unwrap();
         let mut writer = frame.upload::<[u8; N]>().unwrap();
         writer
@@ -277,10 +254,7 @@ fn extend_writes_elements_of_every_size_intact() {
             .unwrap();
         assert_eq!(writer.len(), count);
         let upload = writer.finish();
-        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-        frame.finish(&encoder);
-        queue.submit([encoder.finish()]);
-        let bytes = read_back(device, &dst, dst.size());
+        let bytes = submit_and_read_back(device, queue, frame, &[(&upload, 0)], &dst, dst.size());
         assert_eq!(&bytes[..count * N], &expected[..], "elements of {N} bytes");
     }
     let (device, queue) = device();
@@ -326,16 +300,13 @@ fn run_frames(
     let dst = readable(device, 32 * 4096);
     for tick in 0..frames {
         let n = count(tick);
-        let mut encoder = device.create_command_encoder(&Default::default());
         let mut frame = arena.begin_frame().unwrap();
         let mut writer = frame.upload::<Instance>().unwrap();
         writer.extend((0..n).map(|i| instance(i ^ tick))).unwrap();
         let upload = writer.finish();
-        frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-        frame.finish(&encoder);
-        queue.submit([encoder.finish()]);
+        let len = 32 * u64::from(n.max(1));
+        let bytes = submit_and_read_back(device, queue, frame, &[(&upload, 0)], &dst, len);
         let expected: Vec<Instance> = (0..n).map(|i| instance(i ^ tick)).collect();
-        let bytes = read_back(device, &dst, 32 * u64::from(n.max(1)));
         assert_eq!(
             &bytes[..32 * n as usize],
             bytemuck::cast_slice::<_, u8>(&expected),
@@ -557,7 +528,6 @@ fn a_frame_larger_than_its_limit_is_an_error_and_what_fitted_stays() {
     };
     let mut arena = UploadArena::new(&device, config);
     let dst = readable(&device, 256);
-    let mut encoder = device.create_command_encoder(&Default::default());
     let mut frame = arena.begin_frame().unwrap();
     let mut writer = frame.upload::<u32>().unwrap();
     let error = writer.extend(0..100).unwrap_err();
@@ -569,14 +539,9 @@ fn a_frame_larger_than_its_limit_is_an_error_and_what_fitted_stays() {
     );
     assert_eq!(writer.len(), 64);
     let upload = writer.finish();
-    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
+    let bytes = submit_and_read_back(&device, &queue, frame, &[(&upload, 0)], &dst, 256);
     let expected: Vec<u32> = (0..64).collect();
-    assert_eq!(
-        read_back(&device, &dst, 256),
-        bytemuck::cast_slice::<u32, u8>(&expected)
-    );
+    assert_eq!(bytes, bytemuck::cast_slice::<u32, u8>(&expected));
 }
 
 #[test]
