@@ -45,7 +45,8 @@ pub enum UploadError {
     /// makes a new one.
     MapFailed,
     /// The device is lost (destroyed, reset, or the driver gone): a new
-    /// staging chunk could not be mapped. Every later frame says so too.
+    /// staging chunk could not be mapped, or `device.poll` failed. Every
+    /// later frame says so too.
     /// Make a new device and a new arena. (A lost device's first sign may
     /// be a [`MapFailed`](Self::MapFailed): wgpu's map callback does not
     /// say why a map failed.)
