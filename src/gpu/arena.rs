@@ -27,18 +27,24 @@ use crate::{BudgetPolicy, Tag, TagBytes};
 #[derive(Clone, Copy, Debug)]
 pub struct UploadConfig {
     /// Bytes of the smallest staging chunk (one wgpu buffer), rounded up
-    /// to 4; no element may be larger. Chunks grow from it: a frame that
-    /// outgrows its chunk goes on in a next one twice as large (an upload
-    /// crossing a chunk's end goes on there as a second segment), and the
-    /// next frame in that slot gets one chunk that holds all it used, so
-    /// that a steady frame is one chunk and makes no buffer. Default
-    /// 1 MiB; a larger one (the [sizing report](UploadArena::report)'s
-    /// p99 frame) saves the first frames their growth.
+    /// to 4, and no more than the device's `max_buffer_size`; no element
+    /// may be larger. Chunks grow from it: a frame that outgrows its
+    /// chunk goes on in a next one twice as large (an upload crossing a
+    /// chunk's end goes on there as a second segment; no chunk is larger
+    /// than the device's `max_buffer_size`), and the next frame in that
+    /// slot gets one chunk that holds all it used, so that a steady frame
+    /// is one chunk and makes no buffer. The rule: set it to the largest
+    /// element you upload, or larger; the growth finds a steady frame's
+    /// size by itself within a frame per slot. Setting it to the [sizing
+    /// report](UploadArena::report)'s p99 frame only saves those first
+    /// frames their growth. Default 1 MiB.
     pub chunk_size: u64,
-    /// Frames that may be with the GPU at once (at least 1). Default 2.
+    /// Frames that may be with the GPU at once: at least 1 and at most
+    /// [`UploadConfig::MAX_FRAMES_IN_FLIGHT`] (clamped to those). Default 2.
     pub frames_in_flight: usize,
-    /// The most staging memory one frame may use: past it, writes fail
-    /// with [`UploadError::FrameTooLarge`]. Default 256 MiB.
+    /// The most staging memory one frame may use (over all its chunks):
+    /// past it, writes fail with [`UploadError::FrameTooLarge`]. Default
+    /// 256 MiB.
     pub max_frame_bytes: u64,
     /// Staging bytes each frame in flight always keeps. Default 0: a frame
     /// keeps what recent frames needed (see `release_after`).
@@ -51,7 +57,8 @@ pub struct UploadConfig {
     /// arena's retention, over chunks. Default 300 (5 s at 60 Hz).
     pub release_after: u32,
     /// Frames the [history](UploadArena::history) keeps for the sizing
-    /// report. Default 600.
+    /// report: at least 1 and at most [`UploadConfig::MAX_HISTORY`]
+    /// (clamped to those). Default 600.
     pub history: usize,
     /// What a breach of a tag's upload budget (or of `frame_budget`) does:
     /// the CPU arena's policies. Default: a line on stderr at most every
@@ -62,6 +69,37 @@ pub struct UploadConfig {
     pub frame_budget: Option<u64>,
     /// The staging buffers' label, and the arena's name in breaches.
     pub label: &'static str,
+}
+
+impl UploadConfig {
+    /// The most [`frames_in_flight`](Self::frames_in_flight) an arena
+    /// takes: a larger setting is clamped to it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// use tickarena::gpu::{UploadArena, UploadConfig};
+    /// let config = UploadConfig { frames_in_flight: usize::MAX, ..Default::default() };
+    /// let arena = UploadArena::new(&device, config);
+    /// assert_eq!(arena.config().frames_in_flight, UploadConfig::MAX_FRAMES_IN_FLIGHT);
+    /// ```
+    pub const MAX_FRAMES_IN_FLIGHT: usize = 16;
+
+    /// The most frames of [`history`](Self::history) an arena keeps: a
+    /// larger setting is clamped to it (the history is allocated at
+    /// [`UploadArena::new`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// use tickarena::gpu::{UploadArena, UploadConfig};
+    /// let config = UploadConfig { history: usize::MAX, ..Default::default() };
+    /// let arena = UploadArena::new(&device, config);
+    /// assert_eq!(arena.config().history, UploadConfig::MAX_HISTORY);
+    /// ```
+    pub const MAX_HISTORY: usize = 1 << 16;
 }
 
 impl Default for UploadConfig {
@@ -103,8 +141,14 @@ pub struct UploadStats {
     pub staging_bytes: u64,
     /// The most upload bytes one frame used (padding included).
     pub high_water: u64,
-    /// Times `begin_frame` waited for the GPU (the ring was full).
+    /// Times `begin_frame` waited for the GPU (the next frame's staging
+    /// memory was still with the GPU after a poll).
     pub waits: u64,
+    /// Times the arena polled the device (`device.poll`, non-blocking or
+    /// waiting): only when a frame's staging memory was not yet back.
+    /// wgpu allocates inside a poll; a frame that made none is a steady
+    /// frame of the arena's own.
+    pub polls: u64,
     /// Frames finished but not yet given back by the GPU.
     pub in_flight: usize,
     /// Budget breaches counted.
@@ -189,11 +233,23 @@ pub struct UploadArena {
     pub(super) abandoned: Option<u64>,
     /// The device was found lost: every frame from now on says so.
     lost: bool,
+    /// The largest staging chunk: the device's `max_buffer_size`, on 4.
+    max_chunk: u64,
 }
+
+/// How long one step of `begin_frame`'s wait lasts: wgpu waits for the
+/// latest submission, so the arena waits in steps and looks at its own
+/// frame's chunks between them (wgpu runs the callbacks of what finished).
+const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
 
 impl UploadArena {
     /// An arena on `device` with no staging memory yet: chunks are made
-    /// as frames need them.
+    /// as frames need them. The config is clamped to what the device and
+    /// the arena can honour: `chunk_size` to 4 bytes ..= the device's
+    /// `max_buffer_size` (on 4), `frames_in_flight` to
+    /// 1 ..= [`UploadConfig::MAX_FRAMES_IN_FLIGHT`], `history` to
+    /// 1 ..= [`UploadConfig::MAX_HISTORY`]; [`config`](Self::config)
+    /// says what it took.
     ///
     /// # Example
     ///
@@ -204,11 +260,19 @@ impl UploadArena {
     /// ```
     pub fn new(device: &wgpu::Device, config: UploadConfig) -> UploadArena {
         let mut config = config;
+        // wgpu refuses a buffer larger than this (a panic in its default
+        // error handler): no chunk is ever larger.
+        let max_chunk = (device.limits().max_buffer_size / COPY_ALIGN * COPY_ALIGN).max(COPY_ALIGN);
+        // Within the limit first, so that rounding up cannot overflow.
         config.chunk_size = config
             .chunk_size
-            .max(COPY_ALIGN)
-            .next_multiple_of(COPY_ALIGN);
-        config.frames_in_flight = config.frames_in_flight.max(1);
+            .clamp(COPY_ALIGN, max_chunk)
+            .next_multiple_of(COPY_ALIGN)
+            .min(max_chunk);
+        config.frames_in_flight = config
+            .frames_in_flight
+            .clamp(1, UploadConfig::MAX_FRAMES_IN_FLIGHT);
+        config.history = config.history.clamp(1, UploadConfig::MAX_HISTORY);
         let slots = (0..config.frames_in_flight)
             .map(|_| Slot {
                 chunks: Vec::with_capacity(8),
@@ -237,10 +301,12 @@ impl UploadArena {
             budget_table: TagBytes::default(),
             abandoned: None,
             lost: false,
+            max_chunk,
         }
     }
 
-    /// The arena's settings (the chunk size rounded up to 4).
+    /// The arena's settings, as [`new`](Self::new) clamped them (the
+    /// chunk size rounded up to 4).
     ///
     /// # Example
     ///
@@ -255,17 +321,21 @@ impl UploadArena {
     }
 
     /// The next frame, once the GPU has finished the frame that used its
-    /// staging memory before: waits for the GPU (`device.poll`) when every
-    /// frame is still in flight.
+    /// staging memory before. When that frame is not back yet, it polls
+    /// the device (`device.poll`, non-blocking) and, if still not back,
+    /// waits for the GPU until that frame is done, and no longer: the
+    /// frames submitted after it stay in flight.
     ///
     /// # Errors
     ///
-    /// [`UploadError::NotSubmitted`] for a frame never submitted,
-    /// [`UploadError::MapFailed`] and [`UploadError::DeviceLost`] (see
-    /// each); [`UploadError::AllInFlight`] if, with all submitted work
-    /// done, the slot's frame is still not back (its encoder was finished
-    /// but is neither submitted nor dropped yet). After any but
-    /// `DeviceLost`, a second call goes on.
+    /// [`UploadError::NotSubmitted`] for a frame never submitted and
+    /// [`UploadError::MapFailed`]: reported once, and a second call goes
+    /// on. [`UploadError::DeviceLost`]: every later call says so too.
+    /// [`UploadError::AllInFlight`] if, with all submitted work done, the
+    /// slot's frame is still not back (its encoder was given to
+    /// [`finish`](UploadFrame::finish) but is neither submitted nor
+    /// dropped yet): every call says so until that encoder is submitted
+    /// (or dropped).
     ///
     /// # Example
     ///
@@ -319,8 +389,18 @@ impl UploadArena {
     }
 
     /// Brings slot `index` back from the GPU: every chunk mapped again.
+    /// First a non-blocking poll; then (if `wait`) waits in steps of
+    /// [`WAIT_STEP`] until this slot's chunks are back, so that the frames
+    /// submitted after this one stay in flight.
     fn settle(&mut self, index: usize, wait: bool) -> Result<(), UploadError> {
-        let mut polled = false;
+        #[derive(PartialEq)]
+        enum Next {
+            Poll,
+            Wait,
+            /// All submitted work is done: no poll can bring more back.
+            Done,
+        }
+        let mut next = Next::Poll;
         loop {
             let mut pending = false;
             let mut error = None;
@@ -358,21 +438,35 @@ impl UploadArena {
             if !pending {
                 return Ok(());
             }
-            if polled {
-                return Err(UploadError::AllInFlight {
-                    frames: self.slots.len(),
-                });
-            }
-            let poll = if wait {
-                self.stats.waits += 1;
-                wgpu::PollType::wait_indefinitely()
-            } else {
-                wgpu::PollType::Poll
+            let poll = match next {
+                Next::Done => {
+                    return Err(UploadError::AllInFlight {
+                        frames: self.slots.len(),
+                    });
+                }
+                Next::Poll => wgpu::PollType::Poll,
+                Next::Wait => wgpu::PollType::Wait {
+                    submission_index: None,
+                    timeout: Some(WAIT_STEP),
+                },
             };
-            if self.device.poll(poll).is_err() {
-                return Err(UploadError::DeviceLost);
-            }
-            polled = true;
+            self.stats.polls += 1;
+            let waited = next == Next::Wait;
+            next = match self.device.poll(poll) {
+                Ok(status) if status.is_queue_empty() || waited => Next::Done,
+                Ok(_) if wait => {
+                    self.stats.waits += 1;
+                    Next::Wait
+                }
+                Ok(_) => Next::Done,
+                // The latest submission is not done yet; wgpu has run the
+                // callbacks of what is: look at this slot again.
+                Err(wgpu::PollError::Timeout) => Next::Wait,
+                Err(_) => {
+                    self.lost = true;
+                    return Err(UploadError::DeviceLost);
+                }
+            };
         }
     }
 
@@ -384,13 +478,20 @@ impl UploadArena {
     /// frame makes the one chunk.
     fn resize(&mut self, index: usize) {
         let (base, max) = (self.config.chunk_size, self.config.max_frame_bytes);
+        let max_chunk = self.max_chunk;
         let slot = &mut self.slots[index];
         let total: u64 = slot.chunks.iter().map(|chunk| chunk.buffer.size()).sum();
         let mut target = None;
         if slot.bump.chunks_opened() > 1 {
-            target = Some(fitting(base, slot.bump.closed_bytes(), max));
+            let size = fitting(base, slot.bump.closed_bytes(), max, max_chunk);
+            // A frame past the device's largest buffer spans several
+            // chunks of that size for good: keep them.
+            let first = slot.chunks.first().map(|chunk| chunk.buffer.size());
+            if first != Some(size) {
+                target = Some(size);
+            }
         } else if let Some(keep) = self.keep_bytes {
-            let cap = fitting(base, keep, max);
+            let cap = fitting(base, keep, max, max_chunk);
             if total > cap {
                 target = Some(cap);
             }
@@ -405,7 +506,9 @@ impl UploadArena {
                 slot.first_size = size;
             }
             None if slot.chunks.is_empty() => {
-                slot.first_size = slot.first_size.max(fitting(base, self.last_bytes, max));
+                slot.first_size =
+                    slot.first_size
+                        .max(fitting(base, self.last_bytes, max, max_chunk));
             }
             None => {}
         }
@@ -426,6 +529,7 @@ impl UploadArena {
                 config: &self.config,
                 stats: &mut self.stats,
                 lost: &mut self.lost,
+                max_chunk: self.max_chunk,
             },
         )
     }
@@ -458,7 +562,7 @@ impl UploadArena {
     /// arena.set_budget(SPRITES, 8);
     /// let encoder = device.create_command_encoder(&Default::default());
     /// let mut frame = arena.begin_frame().unwrap();
-    /// frame.upload_slice_tagged(SPRITES, &[0u32; 4]).unwrap();
+    /// let _ = frame.upload_slice_tagged(SPRITES, &[0u32; 4]).unwrap();
     /// let record = frame.finish(&encoder);
     /// assert!(record.tags.over_budget().eq([(SPRITES, 16, 8)]));
     /// assert_eq!(arena.stats().breaches, 1);
@@ -507,10 +611,13 @@ impl UploadArena {
     }
 
     /// The sizing report of the [history](Self::history): upload bytes per
-    /// frame (p50, p99, max), per tag, and the bursts. Choose
-    /// [`UploadConfig::chunk_size`] from its p99 frame (a steady frame in
-    /// one chunk) and `retain` from its suggestion; its `reserve` is the
-    /// `max_frame_bytes` to allow.
+    /// frame (p50, p99, max), per tag, and the bursts. It is the CPU
+    /// arena's report, read for uploads: its "ticks" are frame numbers
+    /// ([`UploadFrame::number`]), its `reserve` line is the
+    /// `max_frame_bytes` to allow, and its suggested `retain` is per frame
+    /// in flight. [`UploadConfig::chunk_size`] needs no figure from it
+    /// (chunks grow to a steady frame by themselves; its p99 frame only
+    /// spares the first frames that growth).
     ///
     /// # Example
     ///
@@ -519,7 +626,7 @@ impl UploadArena {
     /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
     /// let encoder = device.create_command_encoder(&Default::default());
     /// let mut frame = arena.begin_frame().unwrap();
-    /// frame.upload_slice(&[0u32; 256]).unwrap();
+    /// let _ = frame.upload_slice(&[0u32; 256]).unwrap();
     /// frame.finish(&encoder);
     /// assert_eq!(arena.report().frame_max(), 1024);
     /// ```
@@ -537,7 +644,13 @@ pub(super) fn make_chunk(staging: &mut Staging<'_>) -> Result<(), UploadError> {
         last.buffer.size().saturating_mul(2)
     });
     let total = staging.chunks.iter().map(|chunk| chunk.buffer.size()).sum();
-    let Some(size) = next_chunk(config.chunk_size, wanted, total, config.max_frame_bytes) else {
+    let Some(size) = next_chunk(
+        config.chunk_size,
+        wanted,
+        total,
+        config.max_frame_bytes,
+        staging.max_chunk,
+    ) else {
         return Err(UploadError::FrameTooLarge {
             max_frame_bytes: config.max_frame_bytes,
         });

@@ -45,7 +45,8 @@ pub enum UploadError {
     /// makes a new one.
     MapFailed,
     /// The device is lost (destroyed, reset, or the driver gone): a new
-    /// staging chunk could not be mapped. Every later frame says so too.
+    /// staging chunk could not be mapped, or `device.poll` failed. Every
+    /// later frame says so too.
     /// Make a new device and a new arena. (A lost device's first sign may
     /// be a [`MapFailed`](Self::MapFailed): wgpu's map callback does not
     /// say why a map failed.)
@@ -62,6 +63,14 @@ pub enum UploadError {
     },
     /// An [`Upload`](super::Upload) of another arena, or of another frame.
     ForeignUpload,
+    /// The copy's destination buffer was not made with
+    /// `wgpu::BufferUsages::COPY_DST`: wgpu would refuse the copy (a
+    /// validation panic under its default error handler). Nothing was
+    /// recorded.
+    DestinationNotCopyDst,
+    /// An upload of a zero-sized type: it would have no bytes and no
+    /// length to count. Nothing was opened; upload something with bytes.
+    ZeroSizedElement,
     /// A copy's destination offset is not a multiple of 4, or the
     /// destination is too small for the upload (padded to 4 bytes).
     BadDestination {
@@ -104,6 +113,13 @@ impl fmt::Display for UploadError {
             UploadError::ForeignUpload => {
                 f.write_str("an upload of another arena or frame was given to this frame")
             }
+            UploadError::DestinationNotCopyDst => f.write_str(
+                "the copy's destination buffer lacks wgpu::BufferUsages::COPY_DST; nothing was \
+                 recorded",
+            ),
+            UploadError::ZeroSizedElement => f.write_str(
+                "uploads of a zero-sized type have no bytes to copy: upload something with bytes",
+            ),
             UploadError::BadDestination {
                 offset,
                 bytes,

@@ -19,9 +19,23 @@ use crate::frame_loop::FrameRecord;
 /// one open frame at a time, and its [`Upload`]s cannot be used once
 /// the next frame has begun (the compiler refuses).
 ///
-/// Dropped without `finish`, its uploads are discarded (no GPU work used
-/// them) and the next `begin_frame` reports
-/// [`UploadError::NotSubmitted`].
+/// # The order of a frame's calls
+///
+/// Copies recorded from a frame ([`copy_to`](Self::copy_to), or your own
+/// from [`segments`](Self::segments)) must be submitted only after that
+/// frame's [`finish`](Self::finish) was given the encoder that holds them
+/// (or an encoder submitted after that one): `finish` unmaps the staging
+/// chunks, and wgpu refuses to submit a copy from a buffer still mapped.
+///
+/// Dropped without `finish`, the frame's chunks stay mapped and its
+/// uploads are discarded; the next `begin_frame` reports
+/// [`UploadError::NotSubmitted`] once. Copies already recorded from it on
+/// an encoder are *not* undone: wgpu refuses that encoder at submit (a
+/// panic under its default error handler, "still mapped"), so drop that
+/// encoder too. [`discard`](Self::discard) is the same, said on purpose:
+/// nothing is reported. Leaking a frame (`mem::forget`) leaks its
+/// borrow of the arena forever, so the arena cannot be used again (the
+/// compiler keeps it borrowed); its chunks are freed with the arena.
 ///
 /// # Example
 ///
@@ -40,6 +54,7 @@ use crate::frame_loop::FrameRecord;
 /// assert_eq!(record.arena_bytes, 800);
 /// queue.submit([encoder.finish()]);
 /// ```
+#[must_use = "a frame's uploads reach the GPU only through finish(&encoder)"]
 pub struct UploadFrame<'a> {
     arena: &'a mut UploadArena,
     slot: usize,
@@ -63,6 +78,7 @@ pub struct UploadFrame<'a> {
 /// assert_eq!((upload.len(), upload.bytes(), upload.copy_size()), (3, 6, 8));
 /// ```
 #[derive(Clone, Debug)]
+#[must_use = "an upload reaches its destination only through copy_to"]
 pub struct Upload<'a> {
     arena: u64,
     frame: u64,
@@ -165,7 +181,10 @@ impl Upload<'_> {
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct UploadSegment<'f> {
-    /// The staging buffer (`MAP_WRITE | COPY_SRC`).
+    /// The staging buffer (`MAP_WRITE | COPY_SRC`). It is a wgpu handle
+    /// that you can clone: the arena never reads mapped memory, but that
+    /// is the arena's promise, not wgpu's. Use it as a copy source only;
+    /// mapping or reading it yourself breaks the write-only rule.
     pub buffer: &'f wgpu::Buffer,
     /// Where the segment starts in it (a multiple of 4).
     pub offset: u64,
@@ -207,7 +226,7 @@ impl<'a> UploadFrame<'a> {
     /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
     /// # let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
     /// let mut frame = arena.begin_frame().unwrap();
-    /// frame.upload_slice(&[1u8]).unwrap();
+    /// let _ = frame.upload_slice(&[1u8]).unwrap();
     /// assert_eq!(frame.bytes(), 4);
     /// ```
     pub fn bytes(&self) -> u64 {
@@ -220,7 +239,8 @@ impl<'a> UploadFrame<'a> {
     /// # Errors
     ///
     /// [`UploadError::ElementTooLarge`] when a `T` (padded to 4 bytes
-    /// with its neighbours: 12 for a 6-byte `T`) is larger than a chunk.
+    /// with its neighbours: 12 for a 6-byte `T`) is larger than a chunk;
+    /// [`UploadError::ZeroSizedElement`] for a zero-sized `T`.
     ///
     /// # Example
     ///
@@ -254,15 +274,18 @@ impl<'a> UploadFrame<'a> {
     /// let mut frame = arena.begin_frame().unwrap();
     /// let mut quads = frame.upload_tagged::<[f32; 4]>(UI).unwrap();
     /// quads.push([0.0; 4]).unwrap();
-    /// quads.finish();
+    /// let _ = quads.finish();
     /// assert_eq!(frame.finish(&encoder).tags.get(UI), 16);
     /// ```
     pub fn upload_tagged<T: Pod>(
         &mut self,
         tag: Tag,
     ) -> Result<UploadWriter<'_, 'a, T>, UploadError> {
-        let slot = &mut self.arena.slots[self.slot];
         let size = core::mem::size_of::<T>() as u64;
+        if size == 0 {
+            return Err(UploadError::ZeroSizedElement);
+        }
+        let slot = &mut self.arena.slots[self.slot];
         slot.bump
             .begin::<UploadError>(size, slot.segments.len())
             .map_err(|error| convert(error, size))?;
@@ -366,7 +389,12 @@ impl<'a> UploadFrame<'a> {
     ///
     /// [`UploadError::BadDestination`] when `dst_offset` is not a multiple
     /// of 4 or the copy does not fit in `dst`;
+    /// [`UploadError::DestinationNotCopyDst`] when `dst` lacks `COPY_DST`;
     /// [`UploadError::ForeignUpload`] for an upload of another arena.
+    /// Not checked (wgpu panics at the copy or at submit): an `encoder` or
+    /// `dst` of another device than the arena's; submitting the encoder
+    /// before this frame's [`finish`](Self::finish) (see [the frame's
+    /// order of calls](Self#the-order-of-a-frames-calls)).
     ///
     /// # Example
     ///
@@ -393,6 +421,9 @@ impl<'a> UploadFrame<'a> {
         let fits = dst_offset
             .checked_add(upload.copy_size)
             .is_some_and(|end| end <= dst.size());
+        if !dst.usage().contains(wgpu::BufferUsages::COPY_DST) {
+            return Err(UploadError::DestinationNotCopyDst);
+        }
         if !dst_offset.is_multiple_of(4) || !fits {
             return Err(UploadError::BadDestination {
                 offset: dst_offset,
@@ -431,7 +462,7 @@ impl<'a> UploadFrame<'a> {
     /// # let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
     /// let encoder = device.create_command_encoder(&Default::default());
     /// let mut frame = arena.begin_frame().unwrap();
-    /// frame.upload_slice(&[0u32; 8]).unwrap();
+    /// let _ = frame.upload_slice(&[0u32; 8]).unwrap();
     /// let record = frame.finish(&encoder);
     /// queue.submit([encoder.finish()]);
     /// assert_eq!((record.tick, record.arena_bytes), (1, 32));
@@ -478,19 +509,48 @@ fn hand_to_gpu(chunk: &mut Chunk, encoder: &wgpu::CommandEncoder) {
     });
 }
 
+impl UploadFrame<'_> {
+    /// Ends the frame without handing it to the GPU, on purpose (an early
+    /// return on an error path): its uploads are discarded, its chunks
+    /// stay mapped for the next frame, and unlike a dropped frame the next
+    /// [`begin_frame`](UploadArena::begin_frame) reports nothing. Copies
+    /// already recorded from this frame stay on their encoder, and wgpu
+    /// refuses that encoder at submit: drop it too.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, _queue)) = tickarena::gpu::test_device() else { return };
+    /// # let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// let mut frame = arena.begin_frame().unwrap();
+    /// let _ = frame.upload_slice(&[1u32; 4]).unwrap();
+    /// frame.discard();
+    /// let frame = arena.begin_frame().unwrap(); // no NotSubmitted
+    /// assert_eq!(frame.bytes(), 0);
+    /// ```
+    pub fn discard(mut self) {
+        self.abandon();
+        self.finished = true;
+    }
+
+    /// Nothing was handed to the GPU: the chunks stay mapped, their views
+    /// go, and the slot is taken again by the next frame.
+    fn abandon(&mut self) {
+        let slot = &mut self.arena.slots[self.slot];
+        for chunk in &mut slot.chunks {
+            chunk.view = None;
+        }
+        self.arena.rewind(self.slot);
+    }
+}
+
 impl Drop for UploadFrame<'_> {
     fn drop(&mut self) {
         if self.finished {
             return;
         }
-        // Nothing was handed to the GPU: the chunks stay mapped, their
-        // views go, and the slot is taken again by the next frame.
-        let slot = &mut self.arena.slots[self.slot];
-        for chunk in &mut slot.chunks {
-            chunk.view = None;
-        }
+        self.abandon();
         self.arena.abandoned = Some(self.number);
-        self.arena.rewind(self.slot);
     }
 }
 
@@ -524,6 +584,7 @@ impl core::fmt::Debug for UploadFrame<'_> {
 /// Leaking a writer (`mem::forget`) leaks the mapped view of the chunk it
 /// was writing: wgpu then refuses to unmap that chunk, and the frame's
 /// [`finish`](UploadFrame::finish) panics.
+#[must_use = "finish the writer to get the Upload to copy; dropped, its data is never copied"]
 pub struct UploadWriter<'w, 'a, T: Pod> {
     frame: &'w mut UploadFrame<'a>,
     tag: Tag,
@@ -547,6 +608,8 @@ pub(super) struct Staging<'s> {
     pub(super) config: &'s UploadConfig,
     pub(super) stats: &'s mut UploadStats,
     pub(super) lost: &'s mut bool,
+    /// The largest chunk the device allows.
+    pub(super) max_chunk: u64,
 }
 
 impl Chunks for Staging<'_> {
@@ -895,7 +958,8 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
 impl<T: Pod> Drop for UploadWriter<'_, '_, T> {
     fn drop(&mut self) {
         if self.view.is_some() || self.frame.arena.slots[self.frame.slot].bump.is_open() {
-            self.close();
+            // Its data stays in the frame, with no Upload to copy it.
+            let _ = self.close();
         }
     }
 }
