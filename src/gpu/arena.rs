@@ -243,6 +243,21 @@ pub struct UploadArena {
 const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
 
 impl UploadArena {
+    /// How long [`begin_frame`](Self::begin_frame) keeps looking at a
+    /// frame whose submitted work is all done but which is not back yet,
+    /// before it says [`UploadError::AllInFlight`]: another thread's
+    /// `device.poll` may have retired the submission and be about to run
+    /// the frame's map callback.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert!(tickarena::gpu::UploadArena::SUBMIT_GRACE.as_millis() <= 100);
+    /// ```
+    pub const SUBMIT_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+}
+
+impl UploadArena {
     /// An arena on `device` with no staging memory yet: chunks are made
     /// as frames need them. The config is clamped to what the device and
     /// the arena can honour: `chunk_size` to 4 bytes ..= the device's
@@ -332,10 +347,15 @@ impl UploadArena {
     /// [`UploadError::MapFailed`]: reported once, and a second call goes
     /// on. [`UploadError::DeviceLost`]: every later call says so too.
     /// [`UploadError::AllInFlight`] if, with all submitted work done, the
-    /// slot's frame is still not back (its encoder was given to
+    /// slot's frame is still not back after a grace of up to
+    /// [`UploadArena::SUBMIT_GRACE`] (its encoder was given to
     /// [`finish`](UploadFrame::finish) but is neither submitted nor
     /// dropped yet): every call says so until that encoder is submitted
-    /// (or dropped).
+    /// (or dropped). The grace is there for a device polled by another
+    /// thread too: that poll may have retired the frame's submission and
+    /// not yet run its map callback, so the queue looks empty a moment
+    /// before the frame is back; `begin_frame` waits for that callback
+    /// rather than report a frame in flight.
     ///
     /// # Example
     ///
@@ -355,7 +375,10 @@ impl UploadArena {
     /// # Errors
     ///
     /// [`UploadError::AllInFlight`] when the GPU is that far behind, and
-    /// those of [`begin_frame`](Self::begin_frame).
+    /// those of [`begin_frame`](Self::begin_frame). It also says
+    /// `AllInFlight` for a frame whose work is done but whose map callback
+    /// has not run yet (another thread's `device.poll` is running it): "not
+    /// yet", with no grace; a later call gets the frame.
     ///
     /// # Example
     ///
@@ -401,6 +424,9 @@ impl UploadArena {
             Done,
         }
         let mut next = Next::Poll;
+        // When all submitted work was first seen done with this slot's
+        // frame still pending (see `SUBMIT_GRACE`).
+        let mut done_since: Option<std::time::Instant> = None;
         loop {
             let mut pending = false;
             let mut error = None;
@@ -439,6 +465,19 @@ impl UploadArena {
                 return Ok(());
             }
             let poll = match next {
+                Next::Done if wait => {
+                    // Another thread's poll may be about to run this
+                    // frame's callback: look again, in short steps, for a
+                    // bounded time before saying the frame is in flight.
+                    let since = *done_since.get_or_insert_with(std::time::Instant::now);
+                    if since.elapsed() >= Self::SUBMIT_GRACE {
+                        return Err(UploadError::AllInFlight {
+                            frames: self.slots.len(),
+                        });
+                    }
+                    std::thread::yield_now();
+                    wgpu::PollType::Poll
+                }
                 Next::Done => {
                     return Err(UploadError::AllInFlight {
                         frames: self.slots.len(),

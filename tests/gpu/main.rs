@@ -1289,3 +1289,47 @@ fn copies_of_a_frame_dropped_without_finish_are_refused_by_wgpu() {
     );
     assert!(arena.begin_frame().is_ok());
 }
+
+/// Another thread polls the device all the time (a common pattern): its
+/// poll may retire a frame's submission and run the frame's map callback
+/// a moment later, while `begin_frame`'s own poll already finds the queue
+/// empty. With every encoder submitted, `begin_frame` never says
+/// `AllInFlight` (it waits out that moment, within `SUBMIT_GRACE`).
+#[test]
+fn another_thread_polling_never_makes_a_submitted_frame_all_in_flight() {
+    let (device, queue) = device();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let poller = {
+        let (device, stop) = (device.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let _ = device.poll(wgpu::PollType::Poll);
+            }
+        })
+    };
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: 1,
+            ..config(4096)
+        },
+    );
+    let mut all_in_flight = 0;
+    for _ in 0..10_000 {
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame = match arena.begin_frame() {
+            Ok(frame) => frame,
+            Err(UploadError::AllInFlight { .. }) => {
+                all_in_flight += 1;
+                continue;
+            }
+            Err(error) => panic!("{error:?}"),
+        };
+        let _ = frame.upload_slice(&[3u32; 256]).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    stop.store(true, Ordering::Relaxed);
+    poller.join().unwrap();
+    assert_eq!(all_in_flight, 0, "AllInFlight with every encoder submitted");
+}
