@@ -1294,7 +1294,7 @@ fn copies_of_a_frame_dropped_without_finish_are_refused_by_wgpu() {
 /// poll may retire a frame's submission and run the frame's map callback
 /// a moment later, while `begin_frame`'s own poll already finds the queue
 /// empty. With every encoder submitted, `begin_frame` never says
-/// `AllInFlight` (it waits out that moment, within `SUBMIT_GRACE`).
+/// `AllInFlight` (it waits out that moment, up to 100 ms).
 #[test]
 fn another_thread_polling_never_makes_a_submitted_frame_all_in_flight() {
     let (device, queue) = device();
@@ -1332,4 +1332,106 @@ fn another_thread_polling_never_makes_a_submitted_frame_all_in_flight() {
     stop.store(true, Ordering::Relaxed);
     poller.join().unwrap();
     assert_eq!(all_in_flight, 0, "AllInFlight with every encoder submitted");
+}
+
+/// Frames past the device's largest buffer (1024 bytes here) span several
+/// chunks of that size; alternating with frames of one chunk, they keep
+/// those chunks: retention counts what the window's largest frame took
+/// (that many chunks of the largest size), not one chunk capped at it.
+#[test]
+fn frames_past_the_largest_buffer_alternating_with_small_ones_keep_their_chunks() {
+    let (device, queue) = device_with_max_buffer(1024);
+    for (release_after, frames) in [(10, 120), (300, 400)] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                frames_in_flight: 2,
+                release_after,
+                ..config(4096)
+            },
+        );
+        assert_eq!(arena.config().chunk_size, 1024);
+        let mut created = 0;
+        for f in 0..frames {
+            if f == frames - 70 {
+                created = arena.stats().buffers_created;
+            }
+            // Two frames of ~3.7 KiB (four chunks), two of one chunk.
+            let uploads = if f % 4 < 2 { 1 } else { 4 };
+            let data: Vec<Vec<[u8; 7]>> = (0..uploads)
+                .map(|u| {
+                    (0..(130 + (f + u) % 7) as usize)
+                        .map(|i| [(i as u8) ^ (f as u8) ^ (u as u8 * 31); 7])
+                        .collect()
+                })
+                .collect();
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let mut frame = arena.begin_frame().unwrap();
+            let mut dsts = Vec::new();
+            for d in &data {
+                let upload = frame.upload_slice(d).unwrap();
+                let dst = readable(&device, upload.copy_size());
+                frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+                dsts.push(dst);
+            }
+            frame.finish(&encoder);
+            queue.submit([encoder.finish()]);
+            for (d, dst) in data.iter().zip(&dsts) {
+                let len = (d.len() * 7) as u64;
+                let got = read_back(&device, dst, len.next_multiple_of(4));
+                assert_eq!(&got[..len as usize], bytemuck::cast_slice::<[u8; 7], u8>(d));
+            }
+        }
+        assert_eq!(
+            arena.stats().buffers_created,
+            created,
+            "buffers made in the last 70 frames (release_after {release_after})"
+        );
+    }
+}
+
+/// A frame whose last element's unit (12 bytes for 6-byte elements) does
+/// not fit at its chunk's end goes on in a second chunk; the room it
+/// needed counts that unit, so the next chunk up holds it in one piece:
+/// steady, it is one chunk; alternating with a frame that fits the first
+/// chunk, no chunk is made again.
+#[test]
+fn an_element_unit_past_a_chunk_end_sizes_the_next_chunk_for_good() {
+    let (device, queue) = device();
+    for alternate in [false, true] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                frames_in_flight: 1,
+                release_after: 10,
+                ..config(1024)
+            },
+        );
+        let mut created = 0;
+        for f in 0..200 {
+            if f == 100 {
+                created = arena.stats().buffers_created;
+            }
+            let encoder = device.create_command_encoder(&Default::default());
+            let mut frame = arena.begin_frame().unwrap();
+            // 1016 bytes, then one 6-byte element (8 with its padding):
+            // 1024 bytes, but its 12-byte unit does not fit at 1016.
+            let _ = frame.upload_slice(&[1u8; 1016]).unwrap();
+            if !alternate || f % 2 == 0 {
+                let _ = frame.upload_slice(&[[2u8; 6]]).unwrap();
+            }
+            frame.finish(&encoder);
+            queue.submit([encoder.finish()]);
+        }
+        let stats = arena.stats();
+        assert_eq!(
+            stats.buffers_created, created,
+            "alternate {alternate}: {stats:?}"
+        );
+        assert_eq!(
+            (stats.chunks, stats.staging_bytes),
+            (1, 2048),
+            "alternate {alternate}"
+        );
+    }
 }
