@@ -43,8 +43,10 @@ pub struct UploadConfig {
     /// [`UploadConfig::MAX_FRAMES_IN_FLIGHT`] (clamped to those). Default 2.
     pub frames_in_flight: usize,
     /// The most staging memory one frame may use (over all its chunks):
-    /// past it, writes fail with [`UploadError::FrameTooLarge`]. Default
-    /// 256 MiB.
+    /// past it, writes fail with [`UploadError::FrameTooLarge`]. Never
+    /// less than `chunk_size` (as [`UploadArena::new`] rounds and clamps
+    /// it): a lower setting is raised to it, so that a frame always has
+    /// its first chunk. Default 256 MiB.
     pub max_frame_bytes: u64,
     /// Staging bytes each frame in flight always keeps. Default 0: a frame
     /// keeps what recent frames needed (see `release_after`).
@@ -253,7 +255,8 @@ impl UploadArena {
     /// An arena on `device` with no staging memory yet: chunks are made
     /// as frames need them. The config is clamped to what the device and
     /// the arena can honour: `chunk_size` to 4 bytes ..= the device's
-    /// `max_buffer_size` (on 4), `frames_in_flight` to
+    /// `max_buffer_size` (on 4), then `max_frame_bytes` to at least that
+    /// chunk size, `frames_in_flight` to
     /// 1 ..= [`UploadConfig::MAX_FRAMES_IN_FLIGHT`], `history` to
     /// 1 ..= [`UploadConfig::MAX_HISTORY`]; [`config`](Self::config)
     /// says what it took.
@@ -276,6 +279,9 @@ impl UploadArena {
             .clamp(COPY_ALIGN, max_chunk)
             .next_multiple_of(COPY_ALIGN)
             .min(max_chunk);
+        // A frame takes at least one chunk: a lower limit would refuse
+        // every write.
+        config.max_frame_bytes = config.max_frame_bytes.max(config.chunk_size);
         config.frames_in_flight = config
             .frames_in_flight
             .clamp(1, UploadConfig::MAX_FRAMES_IN_FLIGHT);
@@ -322,6 +328,9 @@ impl UploadArena {
     /// use tickarena::gpu::{UploadArena, UploadConfig};
     /// let arena = UploadArena::new(&device, UploadConfig { chunk_size: 1001, ..Default::default() });
     /// assert_eq!(arena.config().chunk_size, 1004);
+    /// // A frame limit below the chunk is raised to it.
+    /// let config = UploadConfig { chunk_size: 4096, max_frame_bytes: 1000, ..Default::default() };
+    /// assert_eq!(UploadArena::new(&device, config).config().max_frame_bytes, 4096);
     /// ```
     pub fn config(&self) -> &UploadConfig {
         &self.config

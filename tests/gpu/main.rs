@@ -1435,3 +1435,35 @@ fn an_element_unit_past_a_chunk_end_sizes_the_next_chunk_for_good() {
         );
     }
 }
+
+/// `max_frame_bytes` below `chunk_size`, or equal to an odd one (which is
+/// rounded up to 4), is raised to the chunk size taken: a frame's first
+/// write is never refused for want of its first chunk.
+#[test]
+fn max_frame_bytes_is_at_least_the_chunk_size() {
+    let (device, _queue) = device();
+    for (chunk, max, taken) in [
+        (1001u64, 1001u64, 1004u64),
+        (1000, 1001, 1001),
+        (4096, 1000, 4096),
+        (4, 4, 4),
+        (1 << 20, 4, 1 << 20),
+    ] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                chunk_size: chunk,
+                max_frame_bytes: max,
+                ..UploadConfig::default()
+            },
+        );
+        assert_eq!(
+            arena.config().max_frame_bytes,
+            taken,
+            "chunk {chunk} max {max}"
+        );
+        let mut frame = arena.begin_frame().unwrap();
+        let upload = frame.upload_slice(&[1u32]).map(|upload| upload.bytes());
+        assert_eq!(upload, Ok(4), "chunk {chunk} max {max}");
+    }
+}
