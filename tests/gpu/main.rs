@@ -7,6 +7,7 @@
 //! (mapped for reading) and compares with what it wrote.
 
 mod compile_fail;
+mod differential;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -1465,5 +1466,56 @@ fn max_frame_bytes_is_at_least_the_chunk_size() {
         let mut frame = arena.begin_frame().unwrap();
         let upload = frame.upload_slice(&[1u32]).map(|upload| upload.bytes());
         assert_eq!(upload, Ok(4), "chunk {chunk} max {max}");
+    }
+}
+
+/// Buffers made in frames 100..300 of frames of `sizes(frame)` bytes
+/// (chunks of 1 KiB to start).
+fn buffers_made_late(fif: usize, release_after: u32, sizes: impl Fn(usize) -> usize) -> u64 {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: fif,
+            release_after,
+            ..config(1024)
+        },
+    );
+    let mut made = 0;
+    for f in 0..300 {
+        if f == 100 {
+            made = arena.stats().buffers_created;
+        }
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let _ = frame.upload_slice(&vec![7u8; sizes(f)]).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    arena.stats().buffers_created - made
+}
+
+/// Steady frames, frames that wobble around a chunk size or alternate
+/// between sizes, make no buffer once grown, whatever the frames in
+/// flight and the retention window; a slow climb makes a few.
+#[test]
+fn steady_oscillating_and_slowly_growing_frames_make_no_buffers() {
+    for fif in 1..=3 {
+        for release_after in [300, 30, 7] {
+            let made =
+                |sizes: &dyn Fn(usize) -> usize| buffers_made_late(fif, release_after, sizes);
+            let steady = made(&|_| 5000);
+            let two = made(&|f| if f % 2 == 0 { 4000 } else { 4200 });
+            let three = made(&|f| if f % 3 == 0 { 3000 } else { 9000 });
+            let five = made(&|f| if f % 5 < 2 { 1000 } else { 8200 });
+            let around_pow2 = made(&|f| 8192 + (f % 7) * 4 - 12);
+            assert_eq!(
+                (steady, two, three, five, around_pow2),
+                (0, 0, 0, 0, 0),
+                "fif {fif} release_after {release_after}"
+            );
+            let slow = made(&|f| 4000 + (f % 300) * 3);
+            assert!(slow <= 3 * fif as u64, "slow climb: {slow} buffers");
+        }
     }
 }
