@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::bump::{Bump, COPY_ALIGN, Segment};
 use super::error::UploadError;
 use super::frame::{Staging, UploadFrame};
-use super::growth::{fitting, next_chunk};
+use super::growth::{fitting, holding, next_chunk};
 use super::signal::{FAILED, MAPPED, NEVER_SUBMITTED, Notify, PENDING, Signal};
 use crate::arena::{Budgets, DEFAULT_RELEASE_AFTER, Retention};
 use crate::frame_loop::{FrameHistory, SizingReport};
@@ -43,8 +43,10 @@ pub struct UploadConfig {
     /// [`UploadConfig::MAX_FRAMES_IN_FLIGHT`] (clamped to those). Default 2.
     pub frames_in_flight: usize,
     /// The most staging memory one frame may use (over all its chunks):
-    /// past it, writes fail with [`UploadError::FrameTooLarge`]. Default
-    /// 256 MiB.
+    /// past it, writes fail with [`UploadError::FrameTooLarge`]. Never
+    /// less than `chunk_size` (as [`UploadArena::new`] rounds and clamps
+    /// it): a lower setting is raised to it, so that a frame always has
+    /// its first chunk. Default 256 MiB.
     pub max_frame_bytes: u64,
     /// Staging bytes each frame in flight always keeps. Default 0: a frame
     /// keeps what recent frames needed (see `release_after`).
@@ -222,8 +224,9 @@ pub struct UploadArena {
     /// Staging bytes each slot keeps, as retention last decided (all of
     /// them until the first window ends).
     keep_bytes: Option<u64>,
-    /// The last finished frame's upload bytes: a slot with no chunk makes
-    /// its first one that large.
+    /// The room the last finished frame took (its upload bytes and the
+    /// chunk ends it could not use): a slot with no chunk makes its first
+    /// one that large.
     last_bytes: u64,
     pub(super) history: FrameHistory,
     pub(super) budgets: Budgets,
@@ -234,7 +237,7 @@ pub struct UploadArena {
     /// The device was found lost: every frame from now on says so.
     lost: bool,
     /// The largest staging chunk: the device's `max_buffer_size`, on 4.
-    max_chunk: u64,
+    pub(super) max_chunk: u64,
 }
 
 /// How long one step of `begin_frame`'s wait lasts: wgpu waits for the
@@ -242,11 +245,18 @@ pub struct UploadArena {
 /// frame's chunks between them (wgpu runs the callbacks of what finished).
 const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
 
+/// How long `begin_frame` keeps looking at a frame whose submitted work
+/// is all done but which is not back yet, before it says `AllInFlight`:
+/// another thread's `device.poll` may have retired the submission and be
+/// about to run the frame's map callback.
+const SUBMIT_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+
 impl UploadArena {
     /// An arena on `device` with no staging memory yet: chunks are made
     /// as frames need them. The config is clamped to what the device and
     /// the arena can honour: `chunk_size` to 4 bytes ..= the device's
-    /// `max_buffer_size` (on 4), `frames_in_flight` to
+    /// `max_buffer_size` (on 4), then `max_frame_bytes` to at least that
+    /// chunk size, `frames_in_flight` to
     /// 1 ..= [`UploadConfig::MAX_FRAMES_IN_FLIGHT`], `history` to
     /// 1 ..= [`UploadConfig::MAX_HISTORY`]; [`config`](Self::config)
     /// says what it took.
@@ -269,6 +279,9 @@ impl UploadArena {
             .clamp(COPY_ALIGN, max_chunk)
             .next_multiple_of(COPY_ALIGN)
             .min(max_chunk);
+        // A frame takes at least one chunk: a lower limit would refuse
+        // every write.
+        config.max_frame_bytes = config.max_frame_bytes.max(config.chunk_size);
         config.frames_in_flight = config
             .frames_in_flight
             .clamp(1, UploadConfig::MAX_FRAMES_IN_FLIGHT);
@@ -315,6 +328,9 @@ impl UploadArena {
     /// use tickarena::gpu::{UploadArena, UploadConfig};
     /// let arena = UploadArena::new(&device, UploadConfig { chunk_size: 1001, ..Default::default() });
     /// assert_eq!(arena.config().chunk_size, 1004);
+    /// // A frame limit below the chunk is raised to it.
+    /// let config = UploadConfig { chunk_size: 4096, max_frame_bytes: 1000, ..Default::default() };
+    /// assert_eq!(UploadArena::new(&device, config).config().max_frame_bytes, 4096);
     /// ```
     pub fn config(&self) -> &UploadConfig {
         &self.config
@@ -332,10 +348,14 @@ impl UploadArena {
     /// [`UploadError::MapFailed`]: reported once, and a second call goes
     /// on. [`UploadError::DeviceLost`]: every later call says so too.
     /// [`UploadError::AllInFlight`] if, with all submitted work done, the
-    /// slot's frame is still not back (its encoder was given to
+    /// slot's frame is still not back after a grace of up to 100 ms (its encoder was given to
     /// [`finish`](UploadFrame::finish) but is neither submitted nor
     /// dropped yet): every call says so until that encoder is submitted
-    /// (or dropped).
+    /// (or dropped). The grace is there for a device polled by another
+    /// thread too: that poll may have retired the frame's submission and
+    /// not yet run its map callback, so the queue looks empty a moment
+    /// before the frame is back; `begin_frame` waits for that callback
+    /// rather than report a frame in flight.
     ///
     /// # Example
     ///
@@ -355,7 +375,10 @@ impl UploadArena {
     /// # Errors
     ///
     /// [`UploadError::AllInFlight`] when the GPU is that far behind, and
-    /// those of [`begin_frame`](Self::begin_frame).
+    /// those of [`begin_frame`](Self::begin_frame). It also says
+    /// `AllInFlight` for a frame whose work is done but whose map callback
+    /// has not run yet (another thread's `device.poll` is running it): "not
+    /// yet", with no grace; a later call gets the frame.
     ///
     /// # Example
     ///
@@ -401,6 +424,9 @@ impl UploadArena {
             Done,
         }
         let mut next = Next::Poll;
+        // When all submitted work was first seen done with this slot's
+        // frame still pending (see `SUBMIT_GRACE`).
+        let mut done_since: Option<std::time::Instant> = None;
         loop {
             let mut pending = false;
             let mut error = None;
@@ -439,6 +465,19 @@ impl UploadArena {
                 return Ok(());
             }
             let poll = match next {
+                Next::Done if wait => {
+                    // Another thread's poll may be about to run this
+                    // frame's callback: look again, in short steps, for a
+                    // bounded time before saying the frame is in flight.
+                    let since = *done_since.get_or_insert_with(std::time::Instant::now);
+                    if since.elapsed() >= SUBMIT_GRACE {
+                        return Err(UploadError::AllInFlight {
+                            frames: self.slots.len(),
+                        });
+                    }
+                    std::thread::yield_now();
+                    wgpu::PollType::Poll
+                }
                 Next::Done => {
                     return Err(UploadError::AllInFlight {
                         frames: self.slots.len(),
@@ -483,7 +522,7 @@ impl UploadArena {
         let total: u64 = slot.chunks.iter().map(|chunk| chunk.buffer.size()).sum();
         let mut target = None;
         if slot.bump.chunks_opened() > 1 {
-            let size = fitting(base, slot.bump.closed_bytes(), max, max_chunk);
+            let size = fitting(base, needed(&slot.bump, max_chunk), max, max_chunk);
             // A frame past the device's largest buffer spans several
             // chunks of that size for good: keep them.
             let first = slot.chunks.first().map(|chunk| chunk.buffer.size());
@@ -491,7 +530,9 @@ impl UploadArena {
                 target = Some(size);
             }
         } else if let Some(keep) = self.keep_bytes {
-            let cap = fitting(base, keep, max, max_chunk);
+            // In the terms of what the window's largest frame took: past
+            // the device's largest buffer, that many chunks of it.
+            let cap = holding(base, keep, max, max_chunk);
             if total > cap {
                 target = Some(cap);
             }
@@ -539,11 +580,14 @@ impl UploadArena {
         self.next = index;
     }
 
-    /// A frame of `bytes` ended: retention's window, the record.
-    pub(super) fn frame_ended(&mut self, bytes: u64) {
+    /// A frame of `bytes` ended, having taken `needed` bytes of room in
+    /// its chunks (its bytes and the chunk ends an element's unit did not
+    /// fit): the record; retention's window and the next first chunk
+    /// count the room, so that one chunk of that size holds such a frame.
+    pub(super) fn frame_ended(&mut self, bytes: u64, needed: u64) {
         self.stats.high_water = self.stats.high_water.max(bytes);
-        self.last_bytes = bytes;
-        if self.retention.frame_ended(bytes as usize) {
+        self.last_bytes = needed;
+        if self.retention.frame_ended(needed as usize) {
             self.keep_bytes = Some(self.retention.end_window().keep as u64);
         }
     }
@@ -632,6 +676,21 @@ impl UploadArena {
     /// ```
     pub fn report(&self) -> SizingReport {
         self.history.report()
+    }
+}
+
+/// The room a frame needs, as retention and the next chunk's size count
+/// it: one chunk's worth (its bytes and its last unit, the same in any
+/// chunks) when one chunk of the device can hold it; past that, the room
+/// it took in its chunks of the device's largest size (with the ends of
+/// chunks where an element's unit did not fit), so that as many such
+/// chunks are kept.
+pub(super) fn needed(bump: &Bump, max_chunk: u64) -> u64 {
+    let one = bump.one_chunk();
+    if one <= max_chunk {
+        one
+    } else {
+        one.max(bump.spanned())
     }
 }
 

@@ -115,6 +115,12 @@ pub(crate) struct Bump {
     opened: usize,
     /// The top, in the current chunk.
     top: u64,
+    /// The sizes of the chunks before the current one, summed.
+    passed: u64,
+    /// The room one chunk needs to hold this frame's closed uploads: the
+    /// furthest an upload's whole units reach when laid one after the
+    /// other from 0 (an upload's room ends on a whole unit).
+    reach: u64,
     /// Bytes of uploads closed this frame, padding included.
     closed: u64,
     /// The open upload, if any.
@@ -154,6 +160,8 @@ impl Bump {
             chunk: 0,
             opened: 0,
             top: 0,
+            passed: 0,
+            reach: 0,
             closed: 0,
             open: None,
         }
@@ -173,6 +181,22 @@ impl Bump {
     /// Bytes of the uploads closed this frame, padding included.
     pub(crate) fn closed_bytes(&self) -> u64 {
         self.closed
+    }
+
+    /// The room the frame took in its chunks as they were: the chunks it
+    /// went past in full and its top in the last, so its uploads' bytes
+    /// plus the ends of chunks where an element's unit did not fit (and
+    /// never less than [`closed_bytes`](Self::closed_bytes)).
+    pub(crate) fn spanned(&self) -> u64 {
+        (self.passed + self.top).max(self.closed)
+    }
+
+    /// The least chunk that holds the frame's uploads in one piece: its
+    /// bytes, and room for the last upload's whole last unit (a chunk
+    /// takes an element only where its unit fits). The same figure
+    /// whatever chunks the frame had.
+    pub(crate) fn one_chunk(&self) -> u64 {
+        self.reach.max(self.closed)
     }
 
     /// Bytes written so far into the open upload (none: 0).
@@ -333,6 +357,7 @@ impl Bump {
                 });
             }
             self.chunk = next;
+            self.passed += self.end;
             self.end = size;
             self.top = 0;
             open.segment_start = 0;
@@ -369,6 +394,10 @@ impl Bump {
             .iter()
             .map(|segment| segment.size)
             .sum();
+        // In one chunk the upload would start at `closed` and need its
+        // whole units there.
+        let units = open.len.div_ceil(open.unit).saturating_mul(open.unit);
+        self.reach = self.reach.max(self.closed.saturating_add(units));
         self.closed += padded;
         self.top = end;
         (open.first_segment..segments.len(), open.len)

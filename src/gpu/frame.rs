@@ -476,6 +476,7 @@ impl<'a> UploadFrame<'a> {
             hand_to_gpu(chunk, encoder);
         }
         let bytes = slot.bump.closed_bytes();
+        let needed = super::arena::needed(&slot.bump, arena.max_chunk);
         let mut tags = slot.tags;
         tags.judge();
         let breaches =
@@ -491,7 +492,7 @@ impl<'a> UploadFrame<'a> {
             ..FrameRecord::default()
         };
         arena.history.push(record);
-        arena.frame_ended(bytes);
+        arena.frame_ended(bytes, needed);
         breaches.panic_unless_unwinding();
         record
     }

@@ -40,6 +40,21 @@ pub(crate) fn fitting(base: u64, bytes: u64, max_frame: u64, max_chunk: u64) -> 
         .max(base)
 }
 
+/// The staging bytes a slot may keep for a frame of `bytes`: one
+/// [`fitting`] chunk, or, for a frame past the device's largest buffer,
+/// as many chunks of `max_chunk` as it spans (it goes on in chunks of that
+/// size). Retention compares a slot's chunks with this, in the same terms
+/// as the frame that needed them.
+pub(crate) fn holding(base: u64, bytes: u64, max_frame: u64, max_chunk: u64) -> u64 {
+    let one = fitting(base, bytes, max_frame, max_chunk);
+    if one >= bytes {
+        return one;
+    }
+    // Past one chunk: whole chunks of the largest size (on 4).
+    let chunk = one.max(COPY_ALIGN);
+    bytes.div_ceil(chunk).saturating_mul(chunk)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +123,18 @@ mod tests {
         // The base is never cut (the arena clamps it to the limit first).
         assert_eq!(next_chunk(64, 0, 0, 1024, 16), Some(64));
         assert_eq!(fitting(64, 1 << 20, 1024, 16), 64);
+    }
+
+    #[test]
+    fn a_frame_past_the_largest_buffer_is_held_in_that_many_chunks() {
+        assert_eq!(holding(64, 100, u64::MAX, 1024), 128, "one fitting chunk");
+        assert_eq!(holding(64, 1024, u64::MAX, 1024), 1024);
+        assert_eq!(holding(64, 1025, u64::MAX, 1024), 2048, "two chunks");
+        assert_eq!(holding(1024, 3800, u64::MAX, 1024), 4096, "four chunks");
+        assert_eq!(
+            holding(64, u64::MAX, u64::MAX, 1 << 20),
+            u64::MAX,
+            "no overflow"
+        );
     }
 }

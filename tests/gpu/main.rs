@@ -7,6 +7,7 @@
 //! (mapped for reading) and compares with what it wrote.
 
 mod compile_fail;
+mod differential;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -1288,4 +1289,233 @@ fn copies_of_a_frame_dropped_without_finish_are_refused_by_wgpu() {
         Some(UploadError::NotSubmitted { frame: 1 })
     );
     assert!(arena.begin_frame().is_ok());
+}
+
+/// Another thread polls the device all the time (a common pattern): its
+/// poll may retire a frame's submission and run the frame's map callback
+/// a moment later, while `begin_frame`'s own poll already finds the queue
+/// empty. With every encoder submitted, `begin_frame` never says
+/// `AllInFlight` (it waits out that moment, up to 100 ms).
+#[test]
+fn another_thread_polling_never_makes_a_submitted_frame_all_in_flight() {
+    let (device, queue) = device();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let poller = {
+        let (device, stop) = (device.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let _ = device.poll(wgpu::PollType::Poll);
+            }
+        })
+    };
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: 1,
+            ..config(4096)
+        },
+    );
+    let mut all_in_flight = 0;
+    for _ in 0..10_000 {
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame = match arena.begin_frame() {
+            Ok(frame) => frame,
+            Err(UploadError::AllInFlight { .. }) => {
+                all_in_flight += 1;
+                continue;
+            }
+            Err(error) => panic!("{error:?}"),
+        };
+        let _ = frame.upload_slice(&[3u32; 256]).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    stop.store(true, Ordering::Relaxed);
+    poller.join().unwrap();
+    assert_eq!(all_in_flight, 0, "AllInFlight with every encoder submitted");
+}
+
+/// Frames past the device's largest buffer (1024 bytes here) span several
+/// chunks of that size; alternating with frames of one chunk, they keep
+/// those chunks: retention counts what the window's largest frame took
+/// (that many chunks of the largest size), not one chunk capped at it.
+#[test]
+fn frames_past_the_largest_buffer_alternating_with_small_ones_keep_their_chunks() {
+    let (device, queue) = device_with_max_buffer(1024);
+    for (release_after, frames) in [(10, 120), (300, 400)] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                frames_in_flight: 2,
+                release_after,
+                ..config(4096)
+            },
+        );
+        assert_eq!(arena.config().chunk_size, 1024);
+        let mut created = 0;
+        for f in 0..frames {
+            if f == frames - 70 {
+                created = arena.stats().buffers_created;
+            }
+            // Two frames of ~3.7 KiB (four chunks), two of one chunk.
+            let uploads = if f % 4 < 2 { 1 } else { 4 };
+            let data: Vec<Vec<[u8; 7]>> = (0..uploads)
+                .map(|u| {
+                    (0..(130 + (f + u) % 7) as usize)
+                        .map(|i| [(i as u8) ^ (f as u8) ^ (u as u8 * 31); 7])
+                        .collect()
+                })
+                .collect();
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let mut frame = arena.begin_frame().unwrap();
+            let mut dsts = Vec::new();
+            for d in &data {
+                let upload = frame.upload_slice(d).unwrap();
+                let dst = readable(&device, upload.copy_size());
+                frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
+                dsts.push(dst);
+            }
+            frame.finish(&encoder);
+            queue.submit([encoder.finish()]);
+            for (d, dst) in data.iter().zip(&dsts) {
+                let len = (d.len() * 7) as u64;
+                let got = read_back(&device, dst, len.next_multiple_of(4));
+                assert_eq!(&got[..len as usize], bytemuck::cast_slice::<[u8; 7], u8>(d));
+            }
+        }
+        assert_eq!(
+            arena.stats().buffers_created,
+            created,
+            "buffers made in the last 70 frames (release_after {release_after})"
+        );
+    }
+}
+
+/// A frame whose last element's unit (12 bytes for 6-byte elements) does
+/// not fit at its chunk's end goes on in a second chunk; the room it
+/// needed counts that unit, so the next chunk up holds it in one piece:
+/// steady, it is one chunk; alternating with a frame that fits the first
+/// chunk, no chunk is made again.
+#[test]
+fn an_element_unit_past_a_chunk_end_sizes_the_next_chunk_for_good() {
+    let (device, queue) = device();
+    for alternate in [false, true] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                frames_in_flight: 1,
+                release_after: 10,
+                ..config(1024)
+            },
+        );
+        let mut created = 0;
+        for f in 0..200 {
+            if f == 100 {
+                created = arena.stats().buffers_created;
+            }
+            let encoder = device.create_command_encoder(&Default::default());
+            let mut frame = arena.begin_frame().unwrap();
+            // 1016 bytes, then one 6-byte element (8 with its padding):
+            // 1024 bytes, but its 12-byte unit does not fit at 1016.
+            let _ = frame.upload_slice(&[1u8; 1016]).unwrap();
+            if !alternate || f % 2 == 0 {
+                let _ = frame.upload_slice(&[[2u8; 6]]).unwrap();
+            }
+            frame.finish(&encoder);
+            queue.submit([encoder.finish()]);
+        }
+        let stats = arena.stats();
+        assert_eq!(
+            stats.buffers_created, created,
+            "alternate {alternate}: {stats:?}"
+        );
+        assert_eq!(
+            (stats.chunks, stats.staging_bytes),
+            (1, 2048),
+            "alternate {alternate}"
+        );
+    }
+}
+
+/// `max_frame_bytes` below `chunk_size`, or equal to an odd one (which is
+/// rounded up to 4), is raised to the chunk size taken: a frame's first
+/// write is never refused for want of its first chunk.
+#[test]
+fn max_frame_bytes_is_at_least_the_chunk_size() {
+    let (device, _queue) = device();
+    for (chunk, max, taken) in [
+        (1001u64, 1001u64, 1004u64),
+        (1000, 1001, 1001),
+        (4096, 1000, 4096),
+        (4, 4, 4),
+        (1 << 20, 4, 1 << 20),
+    ] {
+        let mut arena = UploadArena::new(
+            &device,
+            UploadConfig {
+                chunk_size: chunk,
+                max_frame_bytes: max,
+                ..UploadConfig::default()
+            },
+        );
+        assert_eq!(
+            arena.config().max_frame_bytes,
+            taken,
+            "chunk {chunk} max {max}"
+        );
+        let mut frame = arena.begin_frame().unwrap();
+        let upload = frame.upload_slice(&[1u32]).map(|upload| upload.bytes());
+        assert_eq!(upload, Ok(4), "chunk {chunk} max {max}");
+    }
+}
+
+/// Buffers made in frames 100..300 of frames of `sizes(frame)` bytes
+/// (chunks of 1 KiB to start).
+fn buffers_made_late(fif: usize, release_after: u32, sizes: impl Fn(usize) -> usize) -> u64 {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(
+        &device,
+        UploadConfig {
+            frames_in_flight: fif,
+            release_after,
+            ..config(1024)
+        },
+    );
+    let mut made = 0;
+    for f in 0..300 {
+        if f == 100 {
+            made = arena.stats().buffers_created;
+        }
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame = arena.begin_frame().unwrap();
+        let _ = frame.upload_slice(&vec![7u8; sizes(f)]).unwrap();
+        frame.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    arena.stats().buffers_created - made
+}
+
+/// Steady frames, frames that wobble around a chunk size or alternate
+/// between sizes, make no buffer once grown, whatever the frames in
+/// flight and the retention window; a slow climb makes a few.
+#[test]
+fn steady_oscillating_and_slowly_growing_frames_make_no_buffers() {
+    for fif in 1..=3 {
+        for release_after in [300, 30, 7] {
+            let made =
+                |sizes: &dyn Fn(usize) -> usize| buffers_made_late(fif, release_after, sizes);
+            let steady = made(&|_| 5000);
+            let two = made(&|f| if f % 2 == 0 { 4000 } else { 4200 });
+            let three = made(&|f| if f % 3 == 0 { 3000 } else { 9000 });
+            let five = made(&|f| if f % 5 < 2 { 1000 } else { 8200 });
+            let around_pow2 = made(&|f| 8192 + (f % 7) * 4 - 12);
+            assert_eq!(
+                (steady, two, three, five, around_pow2),
+                (0, 0, 0, 0, 0),
+                "fif {fif} release_after {release_after}"
+            );
+            let slow = made(&|f| 4000 + (f % 300) * 3);
+            assert!(slow <= 3 * fif as u64, "slow climb: {slow} buffers");
+        }
+    }
 }

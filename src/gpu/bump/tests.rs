@@ -473,3 +473,23 @@ fn an_upload_across_growing_chunks_fills_each() {
         [8, 16, 32]
     );
 }
+
+/// The room a frame needs: in one chunk, its bytes and its last upload's
+/// whole last unit, the same figure whatever chunks it had; as laid out,
+/// the chunks it went past plus its top in the last.
+#[test]
+fn the_room_a_frame_needs_counts_the_unit_that_did_not_fit() {
+    for size in [1024, 2048] {
+        let (mut bump, mut chunks, mut segments) =
+            (Bump::new(1024), Buffers::growing(size, 4), Vec::new());
+        upload(&mut bump, &mut chunks, &mut segments, 1, &[1; 1016]);
+        // One 6-byte element (8 with its padding): its 12-byte unit does
+        // not fit at 1016 in a chunk of 1024.
+        upload(&mut bump, &mut chunks, &mut segments, 6, &[2; 6]);
+        assert_eq!(bump.closed_bytes(), 1024);
+        assert_eq!(bump.one_chunk(), 1028, "chunks of {size}");
+        let spanned = if size == 1024 { 1024 + 8 } else { 1024 };
+        assert_eq!(bump.spanned(), spanned, "chunks of {size}");
+        assert_eq!(bump.chunks_opened(), if size == 1024 { 2 } else { 1 });
+    }
+}
