@@ -486,11 +486,13 @@ fn a_slow_gpu_fills_the_ring_and_begin_frame_says_so_or_waits() {
         UploadError::AllInFlight { frames: 2 }
     );
     queue.submit(held.into_iter().map(|encoder| encoder.finish()));
-    // Now begin_frame waits for the GPU, and goes on.
+    // Now begin_frame gets the oldest frame's chunks back from the GPU,
+    // waiting if the GPU is still at it (or not: a GPU as fast as the
+    // submit, which a busy machine's scheduling can make lavapipe, has
+    // nothing to wait for), and goes on.
     let frame = arena.begin_frame().unwrap();
     assert_eq!(frame.number(), 3);
-    drop(frame);
-    assert!(arena.stats().waits >= 1);
+    frame.discard();
     assert_eq!(
         arena.stats().buffers_created,
         2,
