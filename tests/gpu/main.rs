@@ -66,6 +66,21 @@ fn submit_and_read_back<'a>(
     read_back(device, dst, len)
 }
 
+/// A frame of one upload, four `word`s, copied to a new buffer and read
+/// back: the arena works (again).
+fn a_frame_of_four(
+    arena: &mut UploadArena,
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    word: u32,
+) -> Vec<u32> {
+    let dst = readable(device, 16);
+    let mut frame = arena.begin_frame().unwrap();
+    let upload = frame.upload_slice(&[word; 4]).unwrap();
+    let bytes = submit_and_read_back(device, queue, frame, &[(&upload, 0)], &dst, 16);
+    bytemuck::pod_collect_to_vec(&bytes)
+}
+
 fn config(chunk_size: u64) -> UploadConfig {
     UploadConfig {
         chunk_size,
@@ -584,17 +599,7 @@ fn a_map_that_fails_is_an_error_and_the_chunk_is_replaced() {
     assert_eq!(arena.begin_frame().unwrap_err(), UploadError::MapFailed);
     assert_eq!(arena.stats().chunks, 0);
     // The next frame makes a new chunk and works.
-    let dst = readable(&device, 16);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    let mut frame = arena.begin_frame().unwrap();
-    let upload = frame.upload_slice(&[5u32; 4]).unwrap();
-    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
-    assert_eq!(
-        read_back(&device, &dst, 16),
-        bytemuck::cast_slice::<u32, u8>(&[5; 4])
-    );
+    assert_eq!(a_frame_of_four(&mut arena, &device, &queue, 5), [5; 4]);
     assert_eq!(arena.stats().buffers_created, 2);
 }
 
@@ -658,17 +663,7 @@ fn a_frame_dropped_without_finish_is_reported_and_its_slot_reused() {
         UploadError::NotSubmitted { frame: 1 }
     );
     // Reported once; the slot is ready, its chunk still mapped.
-    let dst = readable(&device, 16);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    let mut frame = arena.begin_frame().unwrap();
-    let upload = frame.upload_slice(&[4u32; 4]).unwrap();
-    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
-    assert_eq!(
-        read_back(&device, &dst, 16),
-        bytemuck::cast_slice::<u32, u8>(&[4; 4])
-    );
+    assert_eq!(a_frame_of_four(&mut arena, &device, &queue, 4), [4; 4]);
     assert_eq!(arena.stats().buffers_created, 1);
 }
 
@@ -692,17 +687,7 @@ fn an_encoder_dropped_unsubmitted_is_reported_and_its_chunks_come_back() {
         UploadError::NotSubmitted { frame: 1 }
     );
     // Mapped again by the arena; the next frame waits for that and goes on.
-    let dst = readable(&device, 16);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    let mut frame = arena.begin_frame().unwrap();
-    let upload = frame.upload_slice(&[6u32; 4]).unwrap();
-    frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-    frame.finish(&encoder);
-    queue.submit([encoder.finish()]);
-    assert_eq!(
-        read_back(&device, &dst, 16),
-        bytemuck::cast_slice::<u32, u8>(&[6; 4])
-    );
+    assert_eq!(a_frame_of_four(&mut arena, &device, &queue, 6), [6; 4]);
     assert_eq!(arena.stats().buffers_created, 1);
 }
 
