@@ -107,6 +107,14 @@ pub const NO_GPU_ENV: &str = "TICKARENA_NO_GPU";
 #[cfg(feature = "wgpu")]
 #[doc(hidden)]
 pub fn test_device() -> Option<(wgpu::Device, wgpu::Queue)> {
+    test_device_with(wgpu::Limits::default())
+}
+
+/// [`test_device`] with the device's limits given (a test of what the
+/// arena does on a device with small buffers, say).
+#[cfg(feature = "wgpu")]
+#[doc(hidden)]
+pub fn test_device_with(limits: wgpu::Limits) -> Option<(wgpu::Device, wgpu::Queue)> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter = match ready(instance.request_adapter(&wgpu::RequestAdapterOptions::default())) {
@@ -125,7 +133,11 @@ pub fn test_device() -> Option<(wgpu::Device, wgpu::Queue)> {
             )
         }
     };
-    let device = ready(adapter.request_device(&wgpu::DeviceDescriptor::default()));
+    let descriptor = wgpu::DeviceDescriptor {
+        required_limits: limits,
+        ..wgpu::DeviceDescriptor::default()
+    };
+    let device = ready(adapter.request_device(&descriptor));
     Some(device.expect("tickarena: the adapter refused a device"))
 }
 

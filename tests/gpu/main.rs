@@ -983,28 +983,14 @@ fn the_arena_moves_to_another_thread() {
 /// A device whose largest buffer is `max_buffer_size` bytes (the arena
 /// must never ask for more).
 fn device_with_max_buffer(max_buffer_size: u64) -> (wgpu::Device, wgpu::Queue) {
-    fn ready<F: Future>(future: F) -> F::Output {
-        let mut future = core::pin::pin!(future);
-        let mut context = core::task::Context::from_waker(core::task::Waker::noop());
-        loop {
-            if let core::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
-                return output;
-            }
-            std::thread::yield_now();
-        }
-    }
-    let _ = device(); // no adapter: exits as the other tests do
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = ready(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
-    let descriptor = wgpu::DeviceDescriptor {
-        required_limits: wgpu::Limits {
-            max_buffer_size,
-            ..wgpu::Limits::default()
-        },
-        ..wgpu::DeviceDescriptor::default()
+    let limits = wgpu::Limits {
+        max_buffer_size,
+        ..wgpu::Limits::default()
     };
-    ready(adapter.request_device(&descriptor)).unwrap()
+    match tickarena::gpu::test_device_with(limits) {
+        Some(device) => device,
+        None => device(), // no adapter: exits as the other tests do
+    }
 }
 
 /// Settings no device or arena can honour are clamped at `new`, not a
