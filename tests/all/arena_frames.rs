@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 const MIB: usize = 1 << 20;
 /// A frame well above the retained size; smaller under Miri, which
 /// interprets every byte written.
-const BURST: usize = if cfg!(miri) { 256 << 10 } else { 32 * MIB };
+const BURST: usize = if cfg!(miri) { 128 << 10 } else { 32 * MIB };
 /// Committed bytes the test arenas keep across a reset.
 const RETAIN: usize = if cfg!(miri) { 64 << 10 } else { MIB };
 

@@ -23,14 +23,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(crate::proptest_cases(256)))]
 
     #[test]
-    fn live_allocations_match_the_model(ops in prop::collection::vec(op(), 1..80)) {
+    fn live_allocations_match_the_model(ops in prop::collection::vec(op(), 1..if cfg!(miri) { 30 } else { 80 })) {
         run(&ops);
     }
 
     /// On 64 KiB, where most sequences run out: every refusal counted,
     /// with the bytes the model says.
     #[test]
-    fn refusals_on_a_small_arena_match_the_model(ops in prop::collection::vec(op(), 1..80)) {
+    fn refusals_on_a_small_arena_match_the_model(ops in prop::collection::vec(op(), 1..if cfg!(miri) { 30 } else { 80 })) {
         run_in(&ops, 64 << 10);
     }
 }

@@ -163,9 +163,11 @@ fn refused_push_drops_its_value_outside_the_part<'c>(
     assert!(refusal.contains("reservation exhausted"), "{refusal}");
 }
 
-/// An arena set whose arenas fill up after a few thousand values.
+/// An arena set whose arenas fill up after a few thousand values (a few
+/// hundred under Miri, where each push is slow to interpret).
 fn small_arenas() -> ThreadArenas {
-    ThreadArenas::with_builder(tickarena::FrameArena::builder().reserve(64 << 10))
+    let reserve = if cfg!(miri) { 16 << 10 } else { 64 << 10 };
+    ThreadArenas::with_builder(tickarena::FrameArena::builder().reserve(reserve))
 }
 
 #[test]

@@ -40,7 +40,7 @@ proptest! {
 
     #[test]
     fn hashbrown_in_an_arena_matches_std_hashmap(
-        frames in prop::collection::vec(prop::collection::vec(op(), 0..120), 1..4)
+        frames in prop::collection::vec(prop::collection::vec(op(), 0..if cfg!(miri) { 40 } else { 120 }), 1..4)
     ) {
         let mut arena = FrameArena::builder().reserve(64 << 20).build().unwrap();
         for ops in frames {

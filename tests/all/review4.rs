@@ -73,7 +73,7 @@ fn op(rng: &mut SmallRng) -> Op {
 #[test]
 fn string_random_sequences_match_std() {
     let mut rng = SmallRng::seed_from_u64(4);
-    for _ in 0..runs(20_000, 40) {
+    for _ in 0..runs(20_000, 15) {
         let ops: Vec<Op> = (0..rng.random_range(1..30)).map(|_| op(&mut rng)).collect();
         run(&ops);
     }
@@ -123,7 +123,7 @@ fn almost_utf16(rng: &mut SmallRng) -> Vec<u16> {
 fn decoders_match_std_on_random_inputs() {
     let arena = FrameArena::new();
     let mut rng = SmallRng::seed_from_u64(16);
-    for _ in 0..runs(200_000, 200) {
+    for _ in 0..runs(200_000, 60) {
         let bytes = almost_utf8(&mut rng);
         let mut in_arena = Vec::new_in(&arena);
         in_arena.extend_from_slice(&bytes);
