@@ -59,7 +59,7 @@ fn plan(
     mut count: ResMut<FrameCount>,
 ) {
     count.0 += 1;
-    let burst = count.0 % 3 == 0;
+    let burst = count.0.is_multiple_of(3);
     let scratch_bytes = if burst { 8 << 10 } else { 1 << 10 };
     scratch.alloc_slice_fill_with(scratch_bytes, |_| 0u8);
     let ids = if burst { 1000 } else { 100 };
