@@ -163,8 +163,8 @@ fn refused_push_drops_its_value_outside_the_part<'c>(
     assert!(refusal.contains("reservation exhausted"), "{refusal}");
 }
 
-/// An arena set whose arenas fill up after a few thousand values (a few
-/// hundred under Miri, where each push is slow to interpret).
+/// An arena set whose arenas fill up after a few thousand values (a
+/// quarter of them under Miri, where each push is slow to interpret).
 fn small_arenas() -> ThreadArenas {
     let reserve = if cfg!(miri) { 16 << 10 } else { 64 << 10 };
     ThreadArenas::with_builder(tickarena::FrameArena::builder().reserve(reserve))

@@ -2,9 +2,9 @@
 //! serde's own derive and the decode's limits. Each case failed once or
 //! held then; all hold now. (The review's cases of large levels and of a
 //! heap type's own recursion are in `serde_depth.rs` and the guide; its
-//! case of `no_heap` on a nested type is a trybuild case.) Named `serde_`
-//! for `.ci/run`: Miri checks the JSON cases without its symbolic
-//! alignment check, which serde_json's memchr trips.
+//! case of `no_heap` on a nested type is a trybuild case.) Safe code over
+//! the arena's containers: `.ci/run` runs it natively and under the
+//! sanitizers, not under Miri.
 
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, IntoDeserializer};

@@ -1,4 +1,4 @@
-//! Built and tested by `.ci/run` on Rust 1.100 and the pinned nightly:
+//! Built and tested by `.ci/run` on Rust 1.100:
 //! before the fix, tickarena failed to compile here (E0119, two impls of
 //! core's `Allocator` for `FrameArena`).
 
