@@ -112,6 +112,12 @@ pub fn test_device() -> Option<(wgpu::Device, wgpu::Queue)> {
 
 /// [`test_device`] with the device's limits given (a test of what the
 /// arena does on a device with small buffers, say).
+///
+/// ```
+/// let limits = wgpu::Limits { max_buffer_size: 1 << 20, ..wgpu::Limits::default() };
+/// let Some((device, _queue)) = tickarena::gpu::test_device_with(limits) else { return };
+/// assert_eq!(device.limits().max_buffer_size, 1 << 20);
+/// ```
 #[cfg(feature = "wgpu")]
 #[doc(hidden)]
 pub fn test_device_with(limits: wgpu::Limits) -> Option<(wgpu::Device, wgpu::Queue)> {
