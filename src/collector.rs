@@ -13,7 +13,7 @@
 //! machine's cores); a thread beyond that pushes into one part shared under
 //! a lock.
 
-use core::alloc::Layout;
+use core::alloc::{Allocator, Layout};
 use core::cell::UnsafeCell;
 use core::fmt;
 use core::mem::MaybeUninit;
@@ -385,6 +385,55 @@ impl<'a, T> Collector<'a, T> {
     }
 }
 
+impl<T> Collector<'_, T> {
+    /// Every value pushed so far, moved to the end of `out`, in
+    /// [`drain`](Self::drain)'s order: what Bevy's `Parallel::drain_into`
+    /// does for a `Parallel<Vec<T>>`. `out` grows once (as
+    /// [`Vec::extend`] grows it, the same way when its allocator refuses),
+    /// and each chunk of a part moves in one copy, not value by value.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let arenas = tickarena::ThreadArenas::new();
+    /// let mut wanted = arenas.collector();
+    /// std::thread::scope(|jobs| {
+    ///     for job in 0..4u32 {
+    ///         let wanted = &wanted;
+    ///         jobs.spawn(move || {
+    ///             for unit in (job * 250..(job + 1) * 250).filter(|unit| unit % 10 == 0) {
+    ///                 wanted.push(unit); // this thread's part, in its arena
+    ///             }
+    ///         });
+    ///     }
+    /// });
+    /// let frame = tickarena::FrameArena::new();
+    /// let mut all = Vec::new_in(&frame);
+    /// wanted.drain_into(&mut all);
+    /// all.sort_unstable();
+    /// assert_eq!(all.len(), 100);
+    /// assert_eq!(all[..3], [0, 10, 20]);
+    /// assert!(wanted.is_empty());
+    /// ```
+    pub fn drain_into<A: Allocator>(&mut self, out: &mut Vec<T, A>) {
+        let mut drain = self.drain();
+        out.reserve(drain.remaining);
+        while let Some((first, count)) = drain.take_run() {
+            // SAFETY: `take_run` handed over `count` initialised values at
+            // `first` (counted as moved out: the drain never reads or drops
+            // them again); `out` has room for every value left in the
+            // drain, these included, and its buffer cannot overlap a chunk
+            // (chunks belong to the collector alone). Nothing between the
+            // copy and `set_len` can panic.
+            unsafe {
+                let end = out.as_mut_ptr().add(out.len());
+                ptr::copy_nonoverlapping(first.as_ptr(), end, count);
+                out.set_len(out.len() + count);
+            }
+        }
+    }
+}
+
 impl<T> Drop for Collector<'_, T> {
     fn drop(&mut self) {
         if core::mem::needs_drop::<T>() {
@@ -454,17 +503,50 @@ impl<T> Iterator for Drain<'_, T> {
                 (self.chunk, self.at) = (chunk.next, 0);
                 continue;
             }
-            let list = if let Some(part) = self.parts.get(self.next_part) {
-                self.next_part += 1;
-                // SAFETY: no push runs while the collector is borrowed
-                // mutably, and pushes on other threads are done (the jobs
-                // that borrowed it have returned, which orders their writes
-                // before this read); the list is taken, so each is read once.
-                unsafe { ptr::replace(part.0.get(), Chunks::EMPTY) }
-            } else {
-                self.overflow.take()?
-            };
-            self.chunk = list.first;
+            self.chunk = self.next_list()?.first;
+        }
+    }
+}
+
+impl<T> Drain<'_, T> {
+    /// The next part's list of chunks, taken out of it, then the overflow
+    /// list; `None` once every list was taken.
+    fn next_list(&mut self) -> Option<Chunks<T>> {
+        let Some(part) = self.parts.get(self.next_part) else {
+            return self.overflow.take();
+        };
+        self.next_part += 1;
+        // SAFETY: no push runs while the collector is borrowed mutably, and
+        // pushes on other threads are done (the jobs that borrowed it have
+        // returned, which orders their writes before this read); the list
+        // is taken, so each is read once.
+        Some(unsafe { ptr::replace(part.0.get(), Chunks::EMPTY) })
+    }
+
+    /// The values of the chunk being read that are not moved out yet (or
+    /// of the next chunk that has any), counted as moved out: the caller
+    /// must move them (a pointer to the first, and how many).
+    fn take_run(&mut self) -> Option<(NonNull<T>, usize)> {
+        loop {
+            if let Some(chunk) = self.chunk {
+                // SAFETY: as in `next`: the chunk is this iterator's, valid
+                // for the frame, its values `at..len` initialised and not
+                // moved out.
+                let chunk = unsafe { chunk.as_ref() };
+                let at = self.at;
+                // Every value of this chunk is the caller's now: the next
+                // read starts at the next chunk.
+                (self.chunk, self.at) = (chunk.next, 0);
+                if at < chunk.len {
+                    let count = chunk.len - at;
+                    self.remaining -= count;
+                    // SAFETY: `at < len`, inside the chunk's values.
+                    let first = unsafe { chunk.values.cast::<T>().add(at) };
+                    return Some((first, count));
+                }
+                continue;
+            }
+            self.chunk = self.next_list()?.first;
         }
     }
 }

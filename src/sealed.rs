@@ -244,6 +244,10 @@ impl FrameArena {
     /// });
     /// assert_eq!(sealed.with(|labels| labels[2].to_owned()), "entity 2");
     /// ```
+    // Inlined, with `Sealed::build`, so that `build`'s body is compiled in
+    // the caller's function, among its own locals (the game of
+    // `tickarena-bevy/examples/parity`: 1.8 % fewer instructions).
+    #[inline(always)]
     pub fn seal<D: FrameData>(
         self,
         build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>,
@@ -264,6 +268,7 @@ impl<D: FrameData> Sealed<D> {
     /// # Panics
     ///
     /// If `slot` is empty.
+    #[inline(always)]
     pub(crate) fn build(
         slot: &mut Option<FrameArena>,
         build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>,

@@ -107,6 +107,73 @@ fn every_value_is_dropped_once() {
 }
 
 #[test]
+#[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
+fn drain_into_moves_every_value_once_in_each_threads_order() {
+    let arenas = ThreadArenas::new();
+    let frame = tickarena::FrameArena::new();
+    let before = DROPS.load(Ordering::Relaxed);
+    let per_thread = PER_THREAD / 2; // past the ends of chunks of 16, 32, …
+    let mut collector = arenas.collector();
+    std::thread::scope(|s| {
+        for t in 0..3u64 {
+            let collector = &collector;
+            s.spawn(move || (0..per_thread).for_each(|i| collector.push((t, CountsDrops(i)))));
+        }
+    });
+    // Into a vector that holds a value already: appended after it.
+    let mut moved = Vec::new_in(&frame);
+    moved.push((9, CountsDrops(9)));
+    collector.drain_into(&mut moved);
+    assert!(collector.is_empty());
+    drop(collector);
+    assert_eq!(DROPS.load(Ordering::Relaxed), before, "moved, not dropped");
+    assert_eq!(moved.len() as u64, 1 + 3 * per_thread);
+    assert_eq!(moved[0].1.0, 9);
+    let mut next = [0; 3];
+    for (t, CountsDrops(i)) in &moved[1..] {
+        let t = *t as usize;
+        assert_eq!(
+            *i, next[t],
+            "thread {t}'s values in the order it pushed them"
+        );
+        next[t] += 1;
+    }
+    drop(moved);
+    assert_eq!(
+        DROPS.load(Ordering::Relaxed) - before,
+        1 + 3 * per_thread as usize
+    );
+}
+
+#[test]
+fn drain_into_gives_one_threads_values_in_drains_order() {
+    let arenas = ThreadArenas::new();
+    let mut collector = arenas.collector();
+    // 16 + 32 + 64 + 128 values fill four chunks, and 10 more a fifth.
+    (0..250u32).for_each(|i| collector.push(i));
+    let mut out = Vec::new();
+    collector.drain_into(&mut out);
+    (0..250u32).for_each(|i| collector.push(i));
+    let one_by_one: Vec<u32> = collector.drain().collect();
+    assert_eq!(out, one_by_one);
+    assert_eq!(out, (0..250).collect::<Vec<_>>());
+}
+
+#[test]
+fn drain_into_takes_zero_sized_values_and_an_empty_collector() {
+    let arenas = ThreadArenas::new();
+    let mut units = arenas.collector();
+    (0..1000).for_each(|_| units.push(()));
+    let mut out = Vec::new();
+    units.drain_into(&mut out);
+    assert_eq!(out.len(), 1000);
+    let mut none = arenas.collector::<u32>();
+    let mut kept = vec![1, 2];
+    none.drain_into(&mut kept);
+    assert_eq!(kept, [1, 2]);
+}
+
+#[test]
 fn zero_sized_values_are_counted() {
     let arenas = ThreadArenas::new();
     let mut collector = arenas.collector();

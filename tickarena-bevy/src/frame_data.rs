@@ -287,6 +287,9 @@ where
     ///
     /// If `build` panics (the data's arena is then made anew), or the data
     /// arena's reservation ([`FRAME_DATA_RESERVE`]) runs out.
+    // Inlined (as `FrameArena::seal` is): `build`'s body is compiled in the
+    // system's function, among its locals.
+    #[inline(always)]
     pub fn publish(&mut self, build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>) {
         let per_frame = &mut *self.per_frame;
         let arena = match (per_frame.sealed.take(), per_frame.spare.take()) {

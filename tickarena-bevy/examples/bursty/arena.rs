@@ -51,7 +51,7 @@ fn plan(
         }
     });
     let mut needy = Vec::new_in(&scratch);
-    needy.extend(found.drain());
+    found.drain_into(&mut needy);
     needy.sort_unstable();
     requests.publish(|arena| {
         let unit_of = |i: usize| needy[i % needy.len()];

@@ -88,8 +88,8 @@ fn step(
         }
     });
     intents.publish(|arena| {
-        let mut all = Vec::with_capacity_in(found.len(), arena);
-        all.extend(found.drain());
+        let mut all = Vec::new_in(arena);
+        found.drain_into(&mut all);
         all.sort_unstable_by_key(|intent| intent.unit);
         &*all.leak()
     });
