@@ -419,7 +419,7 @@ fn the_first_game_makes_no_heap_allocation_in_steady_ticks() {
     enroll_this_thread();
     let mut game = FrameLoop::new(first_game::Arena2d::default());
     let step = game.step();
-    // 100 events per tick (the example runs 200): lighter under valgrind.
+    // 100 events per tick (the example runs 200).
     // Warm-up: the entity list reaches its working size, the arena its pages.
     for tick in 0..200 {
         game.tick(first_game::script(tick, 100), step);

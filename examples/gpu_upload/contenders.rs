@@ -202,7 +202,8 @@ impl Contender for FreshVec {
 /// instances written straight into mapped staging memory, the size not
 /// given. `PUSH`: one `push` per
 /// instance; otherwise `extend` from an iterator (which the arena writes
-/// in batches of 32, never asking its length).
+/// into the open segment's free room, one slot of the element's size each,
+/// never asking its length).
 pub struct UploadArena<const PUSH: bool = false> {
     arena: tickarena::gpu::UploadArena,
     count: fn() -> u64,

@@ -106,43 +106,56 @@ fn every_value_is_dropped_once() {
     assert_eq!(DROPS.load(Ordering::Relaxed) - before, 301);
 }
 
+/// Drops of [`MovedOnce`] values (apart from [`DROPS`]: the tests run in
+/// parallel).
+static MOVED_DROPS: AtomicUsize = AtomicUsize::new(0);
+
+struct MovedOnce(u64);
+
+impl Drop for MovedOnce {
+    fn drop(&mut self) {
+        MOVED_DROPS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 #[test]
 #[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn drain_into_moves_every_value_once_in_each_threads_order() {
+    // Made before any other thread has an arena: threads past the
+    // machine's cores push into the overflow part (as in
+    // `threads_beyond_the_table_share_a_part`), which is moved last.
     let arenas = ThreadArenas::new();
     let frame = tickarena::FrameArena::new();
-    let before = DROPS.load(Ordering::Relaxed);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from) + 4;
     let per_thread = PER_THREAD / 2; // past the ends of chunks of 16, 32, …
     let mut collector = arenas.collector();
     std::thread::scope(|s| {
-        for t in 0..3u64 {
+        for t in 0..threads {
             let collector = &collector;
-            s.spawn(move || (0..per_thread).for_each(|i| collector.push((t, CountsDrops(i)))));
+            s.spawn(move || (0..per_thread).for_each(|i| collector.push((t, MovedOnce(i)))));
         }
     });
     // Into a vector that holds a value already: appended after it.
     let mut moved = Vec::new_in(&frame);
-    moved.push((9, CountsDrops(9)));
+    moved.push((usize::MAX, MovedOnce(9)));
     collector.drain_into(&mut moved);
     assert!(collector.is_empty());
     drop(collector);
-    assert_eq!(DROPS.load(Ordering::Relaxed), before, "moved, not dropped");
-    assert_eq!(moved.len() as u64, 1 + 3 * per_thread);
+    assert_eq!(MOVED_DROPS.load(Ordering::Relaxed), 0, "moved, not dropped");
+    let values = threads * per_thread as usize;
+    assert_eq!(moved.len(), 1 + values);
     assert_eq!(moved[0].1.0, 9);
-    let mut next = [0; 3];
-    for (t, CountsDrops(i)) in &moved[1..] {
-        let t = *t as usize;
+    let mut next = vec![0; threads];
+    for (t, MovedOnce(i)) in &moved[1..] {
         assert_eq!(
-            *i, next[t],
+            *i, next[*t],
             "thread {t}'s values in the order it pushed them"
         );
-        next[t] += 1;
+        next[*t] += 1;
     }
+    assert!(next.iter().all(|&count| count == per_thread));
     drop(moved);
-    assert_eq!(
-        DROPS.load(Ordering::Relaxed) - before,
-        1 + 3 * per_thread as usize
-    );
+    assert_eq!(MOVED_DROPS.load(Ordering::Relaxed), 1 + values);
 }
 
 #[test]

@@ -51,8 +51,9 @@ fn the_result_is_kept_while_the_temporaries_go() {
         TEMPORARIES * 4,
         "the scope's high water is one scope's"
     );
-    // Far below the 16 KiB of temporaries per scope: the kept `Vec` (24
-    // bytes an entry, copied as it grows) and the labels.
+    // Far below the temporaries of all the scopes (`SCOPES` times
+    // `TEMPORARIES` `u32`s): the kept `Vec` (24 bytes an entry, copied as
+    // it grows) and the labels.
     assert!(
         frame.stats().high_water < 256 + SCOPES * 128,
         "the frame holds only what was kept: {} bytes",

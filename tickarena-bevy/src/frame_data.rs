@@ -287,8 +287,9 @@ where
     ///
     /// If `build` panics (the data's arena is then made anew), or the data
     /// arena's reservation ([`FRAME_DATA_RESERVE`]) runs out.
-    // Inlined (as `FrameArena::seal` is): `build`'s body is compiled in the
-    // system's function, among its locals.
+    // Inlined (as `FrameArena::seal` is): the call of `build` is in the
+    // system's function, where LLVM can inline its body among the
+    // system's locals.
     #[inline(always)]
     pub fn publish(&mut self, build: impl for<'f> FnOnce(&'f FrameArena) -> D::Of<'f>) {
         let per_frame = &mut *self.per_frame;
