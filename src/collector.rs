@@ -419,12 +419,13 @@ impl<T> Collector<'_, T> {
         let mut drain = self.drain();
         out.reserve(drain.remaining);
         while let Some((first, count)) = drain.take_run() {
-            // SAFETY: `take_run` handed over `count` initialised values at
-            // `first` (counted as moved out: the drain never reads or drops
-            // them again); `out` has room for every value left in the
-            // drain, these included, and its buffer cannot overlap a chunk
-            // (chunks belong to the collector alone). Nothing between the
-            // copy and `set_len` can panic.
+            // `take_run` handed over `count` initialised values at `first`,
+            // counted as moved out: the drain never reads or drops them
+            // again. `out` has room for every value left in the drain, these
+            // included, and its buffer cannot overlap a chunk (chunks belong
+            // to the collector alone). Nothing between the copy and
+            // `set_len` can panic.
+            // SAFETY: `count` values to move, room for them, no overlap.
             unsafe {
                 let end = out.as_mut_ptr().add(out.len());
                 ptr::copy_nonoverlapping(first.as_ptr(), end, count);

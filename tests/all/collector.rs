@@ -72,13 +72,16 @@ fn threads_beyond_the_table_share_a_part() {
     assert_eq!(values, expected);
 }
 
-static DROPS: AtomicUsize = AtomicUsize::new(0);
+/// Drops of [`CountsDrops<N>`] values, one counter per test that counts
+/// (the tests run in parallel).
+static DROPS: [AtomicUsize; 2] = [const { AtomicUsize::new(0) }; 2];
 
-struct CountsDrops(#[allow(dead_code, reason = "keeps the value non-trivial")] u64);
+/// A value whose drops count in `DROPS[N]`.
+struct CountsDrops<const N: usize>(u64);
 
-impl Drop for CountsDrops {
+impl<const N: usize> Drop for CountsDrops<N> {
     fn drop(&mut self) {
-        DROPS.fetch_add(1, Ordering::Relaxed);
+        DROPS[N].fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -86,36 +89,26 @@ impl Drop for CountsDrops {
 #[cfg_attr(target_family = "wasm", ignore = "spawns threads")]
 fn every_value_is_dropped_once() {
     let arenas = ThreadArenas::new();
-    let before = DROPS.load(Ordering::Relaxed);
+    let before = DROPS[0].load(Ordering::Relaxed);
     {
         let mut collector = arenas.collector();
         std::thread::scope(|s| {
             for t in 0..3 {
                 let collector = &collector;
-                s.spawn(move || (0..100).for_each(|i| collector.push(CountsDrops(t * 100 + i))));
+                s.spawn(move || {
+                    (0..100).for_each(|i| collector.push(CountsDrops::<0>(t * 100 + i)))
+                });
             }
         });
         // Some moved out and dropped, the rest dropped with the iterator...
         let mut drain = collector.drain();
         drop(drain.by_ref().take(50).collect::<Vec<_>>());
         drop(drain);
-        assert_eq!(DROPS.load(Ordering::Relaxed) - before, 300);
+        assert_eq!(DROPS[0].load(Ordering::Relaxed) - before, 300);
         // ...and values pushed after, with the collector.
-        collector.push(CountsDrops(7));
+        collector.push(CountsDrops::<0>(7));
     }
-    assert_eq!(DROPS.load(Ordering::Relaxed) - before, 301);
-}
-
-/// Drops of [`MovedOnce`] values (apart from [`DROPS`]: the tests run in
-/// parallel).
-static MOVED_DROPS: AtomicUsize = AtomicUsize::new(0);
-
-struct MovedOnce(u64);
-
-impl Drop for MovedOnce {
-    fn drop(&mut self) {
-        MOVED_DROPS.fetch_add(1, Ordering::Relaxed);
-    }
+    assert_eq!(DROPS[0].load(Ordering::Relaxed) - before, 301);
 }
 
 #[test]
@@ -132,21 +125,21 @@ fn drain_into_moves_every_value_once_in_each_threads_order() {
     std::thread::scope(|s| {
         for t in 0..threads {
             let collector = &collector;
-            s.spawn(move || (0..per_thread).for_each(|i| collector.push((t, MovedOnce(i)))));
+            s.spawn(move || (0..per_thread).for_each(|i| collector.push((t, CountsDrops::<1>(i)))));
         }
     });
     // Into a vector that holds a value already: appended after it.
     let mut moved = Vec::new_in(&frame);
-    moved.push((usize::MAX, MovedOnce(9)));
+    moved.push((usize::MAX, CountsDrops::<1>(9)));
     collector.drain_into(&mut moved);
     assert!(collector.is_empty());
     drop(collector);
-    assert_eq!(MOVED_DROPS.load(Ordering::Relaxed), 0, "moved, not dropped");
+    assert_eq!(DROPS[1].load(Ordering::Relaxed), 0, "moved, not dropped");
     let values = threads * per_thread as usize;
     assert_eq!(moved.len(), 1 + values);
     assert_eq!(moved[0].1.0, 9);
     let mut next = vec![0; threads];
-    for (t, MovedOnce(i)) in &moved[1..] {
+    for (t, CountsDrops(i)) in &moved[1..] {
         assert_eq!(
             *i, next[*t],
             "thread {t}'s values in the order it pushed them"
@@ -155,7 +148,7 @@ fn drain_into_moves_every_value_once_in_each_threads_order() {
     }
     assert!(next.iter().all(|&count| count == per_thread));
     drop(moved);
-    assert_eq!(MOVED_DROPS.load(Ordering::Relaxed), 1 + values);
+    assert_eq!(DROPS[1].load(Ordering::Relaxed), 1 + values);
 }
 
 #[test]
