@@ -4,8 +4,10 @@
 // unless frames advance, the opening entities are drawn, a real mouse click
 // on the canvas reaches the game and spawns entities, a key press fires a
 // burst, the steady frames make no heap allocation (the demo's counting
-// allocator, read through `demoStats()`), and the canvas is not blank.
-// Saves a screenshot to SHOT.
+// allocator, read through `demoStats()`), wgpu draws (its WebGL2 backend,
+// said on the console) with the upload arena creating no staging buffer
+// once warm, and the canvas is not blank in a screenshot. Saves that
+// screenshot to SHOT.
 //
 //   node --experimental-websocket scripts/web-smoke.mjs DIR SHOT
 import { spawn } from "node:child_process";
@@ -13,6 +15,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
+import { inflateSync } from "node:zlib";
 
 const [dir, shot] = process.argv.slice(2);
 if (!dir || !shot) {
@@ -28,6 +31,55 @@ function fail(message) {
   console.error(`web-smoke: ${message}`);
   process.exitCode = 1;
   throw new Error(message);
+}
+
+// The pixels of a PNG as Chromium writes its screenshots (8-bit RGB or
+// RGBA, not interlaced): { width, height, channels, rgb(x, y) }.
+function decodePng(png) {
+  let at = 8;
+  let width, height, channels;
+  const idat = [];
+  while (at < png.length) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString("latin1", at + 4, at + 8);
+    const data = png.subarray(at + 8, at + 8 + length);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      const [depth, colourType, interlace] = [data[8], data[9], data[12]];
+      channels = { 2: 3, 6: 4 }[colourType];
+      if (depth !== 8 || !channels || interlace !== 0) {
+        fail(`a screenshot PNG of depth ${depth}, colour type ${colourType}, interlace ${interlace}`);
+      }
+    } else if (type === "IDAT") {
+      idat.push(data);
+    }
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const row = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? pixels[y * stride + i - channels] : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + i] : 0;
+      const c = i >= channels && y > 0 ? pixels[(y - 1) * stride + i - channels] : 0;
+      const predicted = [0, a, b, (a + b) >> 1, paeth(a, b, c)][filter];
+      pixels[y * stride + i] = (row[i] + predicted) & 0xff;
+    }
+  }
+  const rgb = (x, y) => {
+    const i = y * stride + x * channels;
+    return (pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2];
+  };
+  return { width, height, rgb };
+}
+function paeth(a, b, c) {
+  const p = a + b - c;
+  const [pa, pb, pc] = [Math.abs(p - a), Math.abs(p - b), Math.abs(p - c)];
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
 // A static server for the built page.
@@ -94,6 +146,7 @@ function send(method, params = {}, sessionId = undefined) {
 }
 
 const pageErrors = [];
+const consoleLines = [];
 let session;
 const page = (method, params) => send(method, params, session);
 async function evaluate(expression) {
@@ -125,6 +178,7 @@ try {
     if (event.method === "Runtime.consoleAPICalled") {
       const text = event.params.args.map((arg) => arg.value ?? arg.description).join(" ");
       console.log(`page console.${event.params.type}: ${text}`);
+      consoleLines.push(text);
       if (event.params.type === "error") pageErrors.push(text);
     } else if (event.method === "Runtime.exceptionThrown") {
       const details = event.params.exceptionDetails;
@@ -184,22 +238,37 @@ try {
     fail(`${settled.steady_frame_allocations} heap allocations in ${settled.steady_frames} steady frames`);
   }
 
-  // The canvas shows the scene, panel and chart: many colours, not a blank.
-  const colours = await evaluate(
-    "(() => { const c = document.querySelector('canvas');"
-      + " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
-      + " const seen = new Set(); for (let i = 0; i < d.length; i += 4)"
-      + " seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]); return seen.size; })()",
-  );
-  if (colours <= 8) fail(`the canvas is blank (${colours} colours)`);
+  // wgpu draws, through the upload arena, and a steady frame creates no
+  // staging buffer.
+  const renderer = consoleLines.find((line) => line.startsWith("renderer: "));
+  if (!renderer?.startsWith("renderer: wgpu (")) fail(`not drawn by wgpu: ${renderer ?? "no renderer said"}`);
+  if (!settled.staging || settled.staging.high_water === 0) {
+    fail(`nothing went through the upload arena: ${JSON.stringify(settled.staging)}`);
+  }
+  if (settled.staging.created_after_warm_up !== 0) {
+    fail(`${settled.staging.created_after_warm_up} staging buffers created after the warm-up`);
+  }
 
+  // The canvas shows the scene, panel and chart: many colours, not a
+  // blank, in what the browser composited (a WebGL canvas has no 2D
+  // context to read back).
   const { data } = await page("Page.captureScreenshot", { format: "png" });
-  await writeFile(shot, Buffer.from(data, "base64"));
+  const png = Buffer.from(data, "base64");
+  await writeFile(shot, png);
+  const image = decodePng(png);
+  const seen = new Set();
+  for (let y = Math.max(0, Math.floor(top)); y < Math.min(image.height, top + height); y++) {
+    for (let x = Math.max(0, Math.floor(left)); x < Math.min(image.width, left + width); x++) {
+      seen.add(image.rgb(x, y));
+    }
+  }
+  const colours = seen.size;
+  if (colours <= 8) fail(`the canvas is blank (${colours} colours)`);
   if (pageErrors.length > 0) fail(`the page reported errors: ${pageErrors.join(" | ")}`);
   console.log(
     `web-smoke: passed: ${settled.frames} frames drawn, ${settled.sprites} sprites, `
       + `${settled.steady_frame_allocations} heap allocations in ${settled.steady_frames} steady frames, `
-      + `${colours} colours; screenshot ${shot}`,
+      + `${colours} colours, ${renderer}; screenshot ${shot}`,
   );
 } catch (error) {
   if (!process.exitCode) console.error(`web-smoke: ${error.stack ?? error}`);

@@ -1,5 +1,6 @@
 //! The wgpu renderer (feature `wgpu`: the upload arena and wgpu's
-//! Vulkan backend, with Mesa's lavapipe where there is no GPU): the scene
+//! Vulkan backend, with Mesa's lavapipe where there is no GPU; in a
+//! browser its WebGL2 backend, `scripts/web-demo`): the scene
 //! as instanced quads, then the overlay (panel, help, chart), rasterized
 //! by the canvas into a
 //! premultiplied image the size of the window, drawn over it as one
@@ -43,8 +44,10 @@ fn padded_width(width: u32) -> u32 {
     width.div_ceil(per_row) * per_row
 }
 
-/// Waits for a wgpu future. Natively wgpu's adapter and device requests
-/// are ready when first polled; this is for the two of them at startup.
+/// Waits for a wgpu future. wgpu's adapter and device requests are ready
+/// when first polled, natively and with WebGL2 in a browser (wgpu's own
+/// implementation; its WebGPU backend, not built here, would answer
+/// later); this is for the two of them at startup.
 fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = std::pin::pin!(future);
     let mut context = Context::from_waker(Waker::noop());
@@ -308,13 +311,18 @@ impl GpuRenderer {
         // The frame's own part: the arena's and the demo's.
         let own_from = thread_allocations();
         let overlay = gpu.overlay.as_mut()?;
+        let polls = self.uploads.stats().polls;
         let mut frame = match self.uploads.begin_frame() {
             Ok(frame) => frame,
+            // In a browser `begin_frame` cannot wait: the GPU is behind,
+            // and this frame is skipped (natively it waits instead).
+            Err(UploadError::AllInFlight { .. }) if cfg!(target_family = "wasm") => return None,
             Err(error) => {
                 gpu.tell(error);
                 return None;
             }
         };
+        let begun = thread_allocations();
         let mut canvas = Canvas::overlay(&mut overlay.pixels, padded_width(width), height);
         let mut failed = None;
         let (result, quads) = match frame.upload_tagged::<Quad>(QUADS) {
@@ -335,7 +343,7 @@ impl GpuRenderer {
             }
         };
         let image = frame.upload_slice_tagged(OVERLAY, &overlay.pixels);
-        let own = thread_allocations() - own_from;
+        let mut own = thread_allocations() - own_from;
 
         // wgpu's part: the copies, the passes, submitting, presenting.
         let texture = result.as_ref().and_then(|_| gpu.acquire());
@@ -373,6 +381,12 @@ impl GpuRenderer {
         // The staging memory goes back to the arena once the GPU is done
         // with this submission.
         frame.finish(&encoder);
+        // wgpu allocates inside `device.poll`: when `begin_frame` polled
+        // (this frame's staging memory was not back yet), what it
+        // allocated is wgpu's.
+        if self.uploads.stats().polls != polls {
+            own -= begun - own_from;
+        }
         let stats = self.uploads.stats();
         if stats.frames == WARM_UP {
             self.created_in_warm_up = Some(stats.buffers_created);
@@ -431,7 +445,7 @@ impl Gpu {
     /// Says what went wrong with an upload, the first time.
     fn tell(&mut self, error: UploadError) {
         if !std::mem::replace(&mut self.told, true) {
-            eprintln!("window: cannot upload a frame: {error}");
+            crate::screen::complain(&format!("window: cannot upload a frame: {error}"));
         }
     }
 
@@ -472,7 +486,9 @@ impl Gpu {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Bgra8Unorm,
+            // The canvas's BGRA pixels, red and blue swapped back by the
+            // shader: WebGL2 has no BGRA textures.
+            format: wgpu::TextureFormat::Rgba8Unorm,
             usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
             view_formats: &[],
         });

@@ -1,6 +1,6 @@
 //! The tickarena game loop in a window: entities in a `SegmentedList`
-//! drawn by wgpu as instanced quads (feature `wgpu`) or by a CPU
-//! canvas with softbuffer (without it, and in a browser), input turned
+//! drawn by wgpu as instanced quads (feature `wgpu`; WebGL2 in a
+//! browser) or by a CPU canvas with softbuffer (without it), input turned
 //! into actions in the frame arena, and an overlay that plots the arena's
 //! bytes per frame. Simulation and
 //! drawing are pipelined: the game runs on a simulation thread, which seals
@@ -18,8 +18,9 @@
 //! cursor, a right click despawns those near it, space fires a burst from
 //! the player, T an event storm (20 000 events in one frame), Escape quits.
 //!
-//! The same game runs in a browser (`scripts/web-demo`): there, on one
-//! thread, the window's thread steps the simulation itself (`web.rs`).
+//! The same game runs in a browser (`scripts/web-demo`), drawn by wgpu's
+//! WebGL2 backend: there, on one thread, the window's thread steps the
+//! simulation itself (`web.rs`).
 
 #[path = "../support/counting_alloc.rs"]
 mod counting_alloc;

@@ -110,8 +110,6 @@ pub fn main() -> ExitCode {
     };
     let (presenter, screen) = finished.into_parts();
     let summary = screen.summary();
-    #[cfg(feature = "wgpu")]
-    let uploads = screen.upload_figures();
     let game = screen.hang_up();
 
     let ticks = game.history().iter().count().max(1) as f64;
@@ -149,7 +147,7 @@ pub fn main() -> ExitCode {
         summary.steady_tick_allocations, summary.steady_ticks
     );
     #[cfg(feature = "wgpu")]
-    if let Some(uploads) = uploads {
+    if let Some(uploads) = summary.uploads {
         let stats = uploads.stats;
         println!(
             "gpu uploads          high water {} a frame, {} staging in {} chunks, {} buffers created ({} after frame {}), {} waits for the GPU",

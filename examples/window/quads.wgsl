@@ -1,7 +1,8 @@
 // The demo's two pipelines: the scene as instanced quads (rectangles,
 // discs and rings, each a 32-byte instance in window pixels), then the
 // overlay (text, panel, chart), rasterized on the CPU into a premultiplied
-// BGRA image, over the whole window.
+// BGRA image, over the whole window. That image's texture is RGBA (WebGL2
+// has no BGRA textures): its red and blue are swapped back here.
 
 struct Screen {
     // The window's size in pixels.
@@ -98,7 +99,7 @@ fn overlay_vertex(@builtin(vertex_index) index: u32) -> Full {
 fn overlay_fragment(in: Full) -> @location(0) vec4<f32> {
     // The overlay image has the window's pixels one for one (its rows
     // may be longer: padded for the copy).
-    let texel = textureLoad(overlay, vec2<i32>(in.position.xy), 0);
+    let texel = textureLoad(overlay, vec2<i32>(in.position.xy), 0).bgra;
     if texel.a <= 0.0 {
         discard;
     }

@@ -1,8 +1,8 @@
 //! The demo's [`View`], on winit's thread: window input becomes game
 //! events, handed to the simulation once per frame (natively to its own
 //! thread, in a browser stepped right here); each frame drawn (scene,
-//! panel, chart: by wgpu with the `wgpu` feature, else by the
-//! canvas and softbuffer) is the render list the simulation sealed for it,
+//! panel, chart: by wgpu with the `wgpu` feature, natively and in a
+//! browser, else by the canvas and softbuffer) is the render list the simulation sealed for it,
 //! with one more frame built ahead (2 frames in flight).
 
 use std::sync::Arc;
@@ -127,8 +127,9 @@ type WindowSurface = Surface<Arc<Window>, Arc<Window>>;
 
 /// What the frames are drawn with.
 enum Target {
-    /// The canvas, presented by softbuffer: in a browser, and natively
-    /// without the `wgpu` feature (or when wgpu finds no adapter).
+    /// The canvas, presented by softbuffer: without the `wgpu` feature,
+    /// or when wgpu finds no adapter (natively) or no WebGL2 (in a
+    /// browser).
     Software(WindowSurface),
     /// wgpu: the scene as instanced quads, the overlay as a texture.
     #[cfg(feature = "wgpu")]
@@ -211,6 +212,45 @@ pub struct RunSummary {
     pub steady_ticks: u64,
     pub steady_tick_allocations: u64,
     pub input: InputCounts,
+    /// What the upload arena did, when wgpu draws.
+    #[cfg(feature = "wgpu")]
+    pub uploads: Option<crate::gpu::UploadFigures>,
+}
+
+/// The upload arena's figures the page reads.
+#[cfg_attr(
+    not(target_family = "wasm"),
+    expect(
+        dead_code,
+        reason = "the page reads it; natively the summary prints more"
+    )
+)]
+pub struct Staging {
+    /// The most bytes a frame uploaded.
+    pub high_water: u64,
+    /// Staging buffers created after the warm-up (a steady frame creates
+    /// none).
+    pub created_after_warm_up: u64,
+}
+
+impl RunSummary {
+    /// What the upload arena did, when wgpu draws.
+    #[cfg_attr(
+        not(target_family = "wasm"),
+        expect(
+            dead_code,
+            reason = "the page reads it; natively the summary prints more"
+        )
+    )]
+    pub fn staging(&self) -> Option<Staging> {
+        #[cfg(feature = "wgpu")]
+        return self.uploads.map(|uploads| Staging {
+            high_water: uploads.stats.high_water,
+            created_after_warm_up: uploads.created_after_warm_up,
+        });
+        #[cfg(not(feature = "wgpu"))]
+        None
+    }
 }
 
 impl HeapMeter {
@@ -314,6 +354,11 @@ impl Screen {
             steady_ticks: self.heap.steady_ticks,
             steady_tick_allocations: self.heap.steady_tick_allocations,
             input: self.used,
+            #[cfg(feature = "wgpu")]
+            uploads: match &self.target {
+                Some(Target::Gpu(gpu)) => Some(gpu.upload_figures()),
+                _ => None,
+            },
         }
     }
 
@@ -332,15 +377,6 @@ impl Screen {
             .entity_capacity(drawn.entity_capacity);
         self.heap
             .end_frame(drawn.tick, drawn.storm, entity_capacity, simulation);
-    }
-
-    /// What the upload arena did, when wgpu draws.
-    #[cfg(feature = "wgpu")]
-    pub fn upload_figures(&self) -> Option<crate::gpu::UploadFigures> {
-        match &self.target {
-            Some(Target::Gpu(gpu)) => Some(gpu.upload_figures()),
-            _ => None,
-        }
     }
 
     /// Where the cursor points in the world, if it is over the window.
@@ -388,21 +424,24 @@ impl View<Presenter> for Screen {
         #[cfg(feature = "wgpu")]
         match GpuRenderer::new(window) {
             Ok(gpu) => {
-                println!("renderer: wgpu ({})", gpu.description());
+                announce(&format!("renderer: wgpu ({})", gpu.description()));
                 self.target = Some(Target::Gpu(Box::new(gpu)));
                 return;
             }
-            Err(error) => eprintln!("window: wgpu cannot draw here ({error}); using softbuffer"),
+            Err(error) => complain(&format!(
+                "window: wgpu cannot draw here ({error}); using softbuffer"
+            )),
         }
         let surface =
             Context::new(window.clone()).and_then(|context| Surface::new(&context, window.clone()));
         match surface {
             Ok(surface) => {
-                #[cfg(not(target_family = "wasm"))]
-                println!("renderer: softbuffer (CPU)");
+                announce("renderer: softbuffer (CPU)");
                 self.target = Some(Target::Software(surface));
             }
-            Err(error) => eprintln!("window: no drawing surface ({error}); running undrawn"),
+            Err(error) => complain(&format!(
+                "window: no drawing surface ({error}); running undrawn"
+            )),
         }
     }
 
@@ -471,7 +510,7 @@ impl View<Presenter> for Screen {
             .replace(started)
             .map_or(Duration::ZERO, |last| started - last);
         if !self.send_batch(elapsed) {
-            eprintln!("window: the simulation thread is gone");
+            complain("window: the simulation thread is gone");
             input.exit();
         }
     }
@@ -511,13 +550,13 @@ impl View<Presenter> for Screen {
         let (drawn, renderer_allocations) = match target {
             Target::Software(surface) => {
                 if let Err(error) = surface.resize(width, height) {
-                    eprintln!("window: cannot resize the surface: {error}");
+                    complain(&format!("window: cannot resize the surface: {error}"));
                     return;
                 }
                 let mut buffer = match surface.buffer_mut() {
                     Ok(buffer) => buffer,
                     Err(error) => {
-                        eprintln!("window: no buffer to draw into: {error}");
+                        complain(&format!("window: no buffer to draw into: {error}"));
                         return;
                     }
                 };
@@ -534,7 +573,7 @@ impl View<Presenter> for Screen {
                 };
                 let before = thread_allocations();
                 if let Err(error) = buffer.present() {
-                    eprintln!("window: cannot present the frame: {error}");
+                    complain(&format!("window: cannot present the frame: {error}"));
                 }
                 (drawn, thread_allocations() - before)
             }
@@ -561,6 +600,24 @@ impl View<Presenter> for Screen {
         self.heap.presented = Some(thread_allocations());
         (self.report)(&self.summary());
     }
+}
+
+/// Says which renderer draws: on standard output natively, on the
+/// browser's console in a page (where the smoke test reads it).
+fn announce(line: &str) {
+    #[cfg(not(target_family = "wasm"))]
+    println!("{line}");
+    #[cfg(target_family = "wasm")]
+    web_sys::console::log_1(&line.into());
+}
+
+/// Says what went wrong, on standard error natively, as a warning on the
+/// browser's console in a page (where std's standard error goes nowhere).
+pub fn complain(line: &str) {
+    #[cfg(not(target_family = "wasm"))]
+    eprintln!("{line}");
+    #[cfg(target_family = "wasm")]
+    web_sys::console::warn_1(&line.into());
 }
 
 /// The window thread's figures in the panel, read before the frame is

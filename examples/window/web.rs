@@ -1,9 +1,11 @@
 //! The demo in a browser (`scripts/web-demo`): one thread, so the window's
 //! thread steps the simulation itself before drawing (still one frame
 //! ahead, the render lists still sealed in the frames-in-flight arenas),
-//! drawn into a canvas that winit adds to the page. After every frame the
-//! page can read what the run measured, `demo_stats()`: the browser smoke
-//! test checks frames, sprites and heap allocations with it.
+//! drawn by wgpu's WebGL2 backend (softbuffer without the `wgpu`
+//! feature) into a canvas that winit adds to the page. After every frame
+//! the page can read what the run measured, `demo_stats()`: the browser
+//! smoke test checks frames, sprites, heap allocations and staging buffers
+//! with it.
 
 use std::cell::Cell;
 
@@ -47,7 +49,9 @@ pub fn main() {
 
 /// What the run measured so far, as JSON, for the page (and the browser
 /// smoke test): frames drawn, sprites in the last one, steady frames and
-/// their heap allocations, input handled.
+/// their heap allocations, input handled, and the upload arena's largest
+/// frame and staging buffers created after its warm-up (`null` without
+/// wgpu).
 #[wasm_bindgen]
 pub fn demo_stats() -> String {
     let Some(summary) = LATEST.with(Cell::get) else {
@@ -58,7 +62,8 @@ pub fn demo_stats() -> String {
         concat!(
             "{{\"frames\":{},\"sprites\":{},\"steady_frames\":{},",
             "\"steady_frame_allocations\":{},\"spawn_clicks\":{},",
-            "\"despawn_clicks\":{},\"bursts\":{},\"largest_render_list\":{}}}"
+            "\"despawn_clicks\":{},\"bursts\":{},\"largest_render_list\":{},",
+            "\"staging\":{}}}"
         ),
         summary.frames_drawn,
         summary.sprites_drawn,
@@ -68,5 +73,9 @@ pub fn demo_stats() -> String {
         input.despawn_clicks,
         input.bursts,
         summary.largest_render_list,
+        summary.staging().map_or("null".into(), |staging| format!(
+            "{{\"high_water\":{},\"created_after_warm_up\":{}}}",
+            staging.high_water, staging.created_after_warm_up
+        )),
     )
 }

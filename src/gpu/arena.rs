@@ -251,6 +251,12 @@ const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
 /// about to run the frame's map callback.
 const SUBMIT_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// Whether `begin_frame` may wait for the GPU. A browser page's thread
+/// cannot: WebGL2 allows only a zero-length wait on a fence, WebGPU runs
+/// its callbacks between the page's tasks, and std's clock is missing
+/// there. In a page it looks once, as `try_begin_frame` does.
+const MAY_WAIT: bool = !cfg!(all(target_family = "wasm", target_os = "unknown"));
+
 impl UploadArena {
     /// An arena on `device` with no staging memory yet: chunks are made
     /// as frames need them. The config is clamped to what the device and
@@ -357,6 +363,12 @@ impl UploadArena {
     /// before the frame is back; `begin_frame` waits for that callback
     /// rather than report a frame in flight.
     ///
+    /// In a browser (`wasm32-unknown-unknown`) it never waits, since a
+    /// page's thread cannot block: there it is
+    /// [`try_begin_frame`](Self::try_begin_frame), and a frame whose
+    /// staging memory is still with the GPU is `AllInFlight` (skip
+    /// drawing it and try again at the next animation frame).
+    ///
     /// # Example
     ///
     /// ```
@@ -366,7 +378,7 @@ impl UploadArena {
     /// assert_eq!(frame.number(), 1);
     /// ```
     pub fn begin_frame(&mut self) -> Result<UploadFrame<'_>, UploadError> {
-        self.begin(true)
+        self.begin(MAY_WAIT)
     }
 
     /// [`begin_frame`](Self::begin_frame) without waiting: when the next
