@@ -6,8 +6,10 @@
 // burst, the steady frames make no heap allocation (the demo's counting
 // allocator, read through `demoStats()`), wgpu draws (its WebGL2 backend,
 // said on the console) with the upload arena creating no staging buffer
-// once warm, and the canvas is not blank in a screenshot. Saves that
-// screenshot to SHOT.
+// once warm, and the screenshot shows what wgpu drew: the entities as
+// quads on the field, and the panel's text in the overlay, in their own
+// colours (as scripts/window-smoke checks natively). Saves that screenshot
+// to SHOT.
 //
 //   node --experimental-websocket scripts/web-smoke.mjs DIR SHOT
 import { spawn } from "node:child_process";
@@ -34,7 +36,7 @@ function fail(message) {
 }
 
 // The pixels of a PNG as Chromium writes its screenshots (8-bit RGB or
-// RGBA, not interlaced): { width, height, channels, rgb(x, y) }.
+// RGBA, not interlaced): { width, height, rgb(x, y) }, rgb as 0xRRGGBB.
 function decodePng(png) {
   let at = 8;
   let width, height, channels;
@@ -58,9 +60,13 @@ function decodePng(png) {
   }
   const raw = inflateSync(Buffer.concat(idat));
   const stride = width * channels;
+  if (raw.length !== height * (stride + 1)) {
+    fail(`a screenshot PNG of ${raw.length} bytes of rows, not ${height} x ${stride + 1}`);
+  }
   const pixels = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)];
+    if (filter > 4) fail(`a screenshot PNG row with filter ${filter}`);
     const row = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
     for (let i = 0; i < stride; i++) {
       const a = i >= channels ? pixels[y * stride + i - channels] : 0;
@@ -158,8 +164,10 @@ async function evaluate(expression) {
   return result.value;
 }
 const stats = () => evaluate("window.demoStats ? window.demoStats() : null");
-// Polls `stats()` until `ready` holds, for up to `seconds`.
-async function waitFor(what, ready, seconds = 30) {
+// Polls `stats()` until `ready` holds, for up to `seconds`: long enough
+// for a page on a software renderer beside two builds (a few frames a
+// second).
+async function waitFor(what, ready, seconds = 90) {
   const until = Date.now() + seconds * 1000;
   let latest = null;
   while (Date.now() < until) {
@@ -179,6 +187,7 @@ try {
       const text = event.params.args.map((arg) => arg.value ?? arg.description).join(" ");
       console.log(`page console.${event.params.type}: ${text}`);
       consoleLines.push(text);
+      // The demo says what went wrong as console errors (`window: ...`).
       if (event.params.type === "error") pageErrors.push(text);
     } else if (event.method === "Runtime.exceptionThrown") {
       const details = event.params.exceptionDetails;
@@ -249,21 +258,50 @@ try {
     fail(`${settled.staging.created_after_warm_up} staging buffers created after the warm-up`);
   }
 
-  // The canvas shows the scene, panel and chart: many colours, not a
-  // blank, in what the browser composited (a WebGL canvas has no 2D
-  // context to read back).
+  // What the browser composited (a WebGL canvas has no 2D context to read
+  // back), with the canvas unfocused: no focus ring over its edge.
+  await evaluate("document.activeElement.blur()");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const [cx, cy, scale] = await evaluate(
+    "(() => { const r = document.querySelector('canvas').getBoundingClientRect();"
+      + " return [r.left, r.top, window.devicePixelRatio]; })()",
+  );
   const { data } = await page("Page.captureScreenshot", { format: "png" });
   const png = Buffer.from(data, "base64");
   await writeFile(shot, png);
   const image = decodePng(png);
-  const seen = new Set();
-  for (let y = Math.max(0, Math.floor(top)); y < Math.min(image.height, top + height); y++) {
-    for (let x = Math.max(0, Math.floor(left)); x < Math.min(image.width, left + width); x++) {
-      seen.add(image.rgb(x, y));
+  // Pixels of the canvas's region WxH at (X, Y), in the canvas's CSS
+  // pixels (examples/window/layout.rs: at 1280x720 the scene is 516
+  // square at (8, 8), the panel right of it), whose colour is in `wanted`
+  // (all of them if none given); and the colours seen there.
+  function region(x, y, w, h, wanted) {
+    const seen = new Set();
+    let count = 0;
+    const [x0, y0] = [Math.ceil((cx + x) * scale), Math.ceil((cy + y) * scale)];
+    const [x1, y1] = [Math.floor((cx + x + w) * scale), Math.floor((cy + y + h) * scale)];
+    for (let py = Math.max(0, y0); py < Math.min(image.height, y1); py++) {
+      for (let px = Math.max(0, x0); px < Math.min(image.width, x1); px++) {
+        const rgb = image.rgb(px, py);
+        seen.add(rgb);
+        if (!wanted || wanted.includes(rgb)) count++;
+      }
     }
+    return { count, colours: seen.size };
   }
-  const colours = seen.size;
+  // The canvas inside its edge: many colours, not a blank.
+  const colours = region(4, 4, width - 8, height - 8).colours;
   if (colours <= 8) fail(`the canvas is blank (${colours} colours)`);
+  // The entities are discs and squares in four colours (scene.rs's
+  // PALETTE), drawn only as quads, on the field (a quad under them); the
+  // panel's text is in the overlay texture, whose red and blue the shader
+  // swaps back: each in its own colour, not swapped.
+  const entities = region(8, 8, 516, 516, [0x2ec4b6, 0xff9f1c, 0xe84a72, 0x8e7dff]).count;
+  const field = region(8, 8, 516, 516, [0x141a23]).count;
+  const text = region(540, 8, 700, 340, [0x8a96a8, 0xf4f4f6]).count;
+  console.log(`screenshot: ${colours} colours; ${entities} pixels of entities, ${field} of the field, ${text} of panel text`);
+  if (entities <= 2000) fail(`no entities drawn as quads (${entities} pixels)`);
+  if (field <= 100000) fail(`the field is not drawn (${field} pixels)`);
+  if (text <= 5000) fail(`the overlay is not drawn (${text} pixels of text)`);
   if (pageErrors.length > 0) fail(`the page reported errors: ${pageErrors.join(" | ")}`);
   console.log(
     `web-smoke: passed: ${settled.frames} frames drawn, ${settled.sprites} sprites, `

@@ -47,13 +47,19 @@ fn padded_width(width: u32) -> u32 {
 /// Waits for a wgpu future. wgpu's adapter and device requests are ready
 /// when first polled, natively and with WebGL2 in a browser (wgpu's own
 /// implementation; its WebGPU backend, not built here, would answer
-/// later); this is for the two of them at startup.
+/// later, and a page cannot wait for it); this is for the two of them at
+/// startup.
 fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = std::pin::pin!(future);
     let mut context = Context::from_waker(Waker::noop());
     loop {
         if let Poll::Ready(value) = future.as_mut().poll(&mut context) {
             return value;
+        }
+        if IN_A_PAGE {
+            panic!(
+                "a wgpu request not ready at once in a page: the demo builds WebGL2, not WebGPU"
+            );
         }
         std::thread::yield_now();
     }
@@ -73,6 +79,10 @@ pub struct GpuRenderer {
     /// Staging buffers the arena had created by the end of frame
     /// `WARM_UP` (after it, a steady frame creates none).
     created_in_warm_up: Option<u64>,
+    /// Frames whose `begin_frame` polled the device.
+    polled_frames: u64,
+    /// Frames not drawn since the GPU was behind (in a browser).
+    skipped: u64,
     gpu: Gpu,
 }
 
@@ -85,6 +95,10 @@ pub struct UploadFigures {
     pub stats: UploadStats,
     /// Staging buffers created after frame `WARM_UP`.
     pub created_after_warm_up: u64,
+    /// Frames whose `begin_frame` polled the device.
+    pub polled_frames: u64,
+    /// Frames not drawn since the GPU was behind (in a browser).
+    pub skipped: u64,
 }
 
 /// The device, the window's surface and what the passes draw with.
@@ -113,8 +127,9 @@ impl GpuRenderer {
     /// (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME` and the other variables of
     /// wgpu's `from_env` choose otherwise).
     pub fn new(window: &Arc<Window>) -> Result<GpuRenderer, String> {
-        // Vulkan is all the demo compiles in (`wgpu`): on a
-        // platform without it, wgpu would panic.
+        // Vulkan is all the demo compiles in natively (`wgpu`), and WebGL2
+        // in a browser (`wgpu/webgl`): on a platform without either, wgpu
+        // would panic.
         if wgpu::Instance::enabled_backend_features().is_empty() {
             return Err("wgpu has no backend for this platform in this build".into());
         }
@@ -266,6 +281,8 @@ impl GpuRenderer {
         Ok(GpuRenderer {
             uploads,
             created_in_warm_up: None,
+            polled_frames: 0,
+            skipped: 0,
             gpu,
         })
     }
@@ -283,6 +300,8 @@ impl GpuRenderer {
             created_after_warm_up: self
                 .created_in_warm_up
                 .map_or(0, |warm| stats.buffers_created - warm),
+            polled_frames: self.polled_frames,
+            skipped: self.skipped,
         }
     }
 
@@ -290,15 +309,14 @@ impl GpuRenderer {
     /// scene's quads (into the upload arena) and draws the overlay on its
     /// canvas (this thread's part of the frame; `None` draws nothing), then
     /// the overlay goes into the arena, and wgpu records the copies and
-    /// passes, submits and presents them. Also returns the heap
-    /// allocations made by wgpu (and in resizing), which are not the
-    /// frame's own.
+    /// passes, submits and presents them. `None` when nothing was drawn:
+    /// `build` drew nothing, or the frame was skipped.
     pub fn draw<R>(
         &mut self,
         width: u32,
         height: u32,
         build: impl FnOnce(&mut dyn FnMut(Quad), &mut Canvas<'_>) -> Option<R>,
-    ) -> Option<(R, u64)> {
+    ) -> Option<Drew<R>> {
         let start = thread_allocations();
         let gpu = &mut self.gpu;
         gpu.fit(width, height);
@@ -316,13 +334,15 @@ impl GpuRenderer {
             Ok(frame) => frame,
             // In a browser `begin_frame` cannot wait: the GPU is behind,
             // and this frame is skipped (natively it waits instead).
-            Err(UploadError::AllInFlight { .. }) if cfg!(target_family = "wasm") => return None,
+            Err(UploadError::AllInFlight { .. }) if IN_A_PAGE => {
+                self.skipped += 1;
+                return None;
+            }
             Err(error) => {
                 gpu.tell(error);
                 return None;
             }
         };
-        let begun = thread_allocations();
         let mut canvas = Canvas::overlay(&mut overlay.pixels, padded_width(width), height);
         let mut failed = None;
         let (result, quads) = match frame.upload_tagged::<Quad>(QUADS) {
@@ -343,7 +363,7 @@ impl GpuRenderer {
             }
         };
         let image = frame.upload_slice_tagged(OVERLAY, &overlay.pixels);
-        let mut own = thread_allocations() - own_from;
+        let own = thread_allocations() - own_from;
 
         // wgpu's part: the copies, the passes, submitting, presenting.
         let texture = result.as_ref().and_then(|_| gpu.acquire());
@@ -381,13 +401,13 @@ impl GpuRenderer {
         // The staging memory goes back to the arena once the GPU is done
         // with this submission.
         frame.finish(&encoder);
-        // wgpu allocates inside `device.poll`: when `begin_frame` polled
-        // (this frame's staging memory was not back yet), what it
-        // allocated is wgpu's.
-        if self.uploads.stats().polls != polls {
-            own -= begun - own_from;
-        }
         let stats = self.uploads.stats();
+        // wgpu allocates inside `device.poll`, which `begin_frame` calls
+        // when this frame's staging memory was not back yet: such a frame
+        // is not a steady one of the demo's (its allocations stay counted
+        // as its own).
+        let polled = stats.polls != polls;
+        self.polled_frames += u64::from(polled);
         if stats.frames == WARM_UP {
             self.created_in_warm_up = Some(stats.buffers_created);
         }
@@ -399,10 +419,28 @@ impl GpuRenderer {
         if let Some(error) = failed {
             gpu.tell(error);
         }
-        let renderer = thread_allocations() - start - own;
-        result.map(|result| (result, renderer))
+        let wgpu_allocations = thread_allocations() - start - own;
+        result.map(|built| Drew {
+            built,
+            wgpu_allocations,
+            polled,
+        })
     }
 }
+
+/// A frame wgpu drew.
+pub struct Drew<R> {
+    /// What `build` returned.
+    pub built: R,
+    /// The heap allocations made by wgpu (and in resizing), which are not
+    /// the frame's own.
+    pub wgpu_allocations: u64,
+    /// Whether `begin_frame` polled the device (wgpu allocates there).
+    pub polled: bool,
+}
+
+/// Whether this is a browser page, where `begin_frame` does not wait.
+const IN_A_PAGE: bool = cfg!(all(target_family = "wasm", target_os = "unknown"));
 
 /// Records the copy of one segment of the overlay's upload (texels of 4
 /// bytes, rows `row` texels long) into `texture`.

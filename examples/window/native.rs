@@ -150,14 +150,15 @@ pub fn main() -> ExitCode {
     if let Some(uploads) = summary.uploads {
         let stats = uploads.stats;
         println!(
-            "gpu uploads          high water {} a frame, {} staging in {} chunks, {} buffers created ({} after frame {}), {} waits for the GPU",
+            "gpu uploads          high water {} a frame, {} staging in {} chunks, {} buffers created ({} after frame {}), {} waits for the GPU, {} frames polled it (not steady ones)",
             Bytes(stats.high_water as usize),
             Bytes(stats.staging_bytes as usize),
             stats.chunks,
             stats.buffers_created,
             uploads.created_after_warm_up,
             crate::gpu::WARM_UP,
-            stats.waits
+            stats.waits,
+            uploads.polled_frames
         );
     }
     let input = summary.input;

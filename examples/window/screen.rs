@@ -231,6 +231,10 @@ pub struct Staging {
     /// Staging buffers created after the warm-up (a steady frame creates
     /// none).
     pub created_after_warm_up: u64,
+    /// Frames whose `begin_frame` polled the device.
+    pub polled_frames: u64,
+    /// Frames not drawn since the GPU was behind.
+    pub skipped: u64,
 }
 
 impl RunSummary {
@@ -247,6 +251,8 @@ impl RunSummary {
         return self.uploads.map(|uploads| Staging {
             high_water: uploads.stats.high_water,
             created_after_warm_up: uploads.created_after_warm_up,
+            polled_frames: uploads.polled_frames,
+            skipped: uploads.skipped,
         });
         #[cfg(not(feature = "wgpu"))]
         None
@@ -256,12 +262,13 @@ impl RunSummary {
 impl HeapMeter {
     /// The frame is drawn: adds it to the steady figures if it is one:
     /// after the first frames (which size the queues and lists that are
-    /// then reused), not a storm (whose events may outgrow the event
-    /// vectors), and not growing the world's entity list.
-    fn end_frame(&mut self, tick: u64, storm: bool, entity_capacity: usize, simulation: u64) {
+    /// then reused), not `unsteady` (a storm, whose events may outgrow the
+    /// event vectors, or a frame whose upload arena polled the device,
+    /// where wgpu allocates), and not growing the world's entity list.
+    fn end_frame(&mut self, tick: u64, unsteady: bool, entity_capacity: usize, simulation: u64) {
         let allocated = thread_allocations() - self.frame_start + simulation;
         let grew = std::mem::replace(&mut self.entity_capacity, entity_capacity) != entity_capacity;
-        if tick >= 10 && !storm && !grew {
+        if tick >= 10 && !unsteady && !grew {
             self.steady_ticks += 1;
             self.steady_tick_allocations += allocated;
         }
@@ -375,8 +382,9 @@ impl Screen {
             .pipeline
             .simulation
             .entity_capacity(drawn.entity_capacity);
+        let unsteady = drawn.storm || drawn.polled;
         self.heap
-            .end_frame(drawn.tick, drawn.storm, entity_capacity, simulation);
+            .end_frame(drawn.tick, unsteady, entity_capacity, simulation);
     }
 
     /// Where the cursor points in the world, if it is over the window.
@@ -579,16 +587,20 @@ impl View<Presenter> for Screen {
             }
             #[cfg(feature = "wgpu")]
             Target::Gpu(gpu) => {
-                let drawn = gpu.draw(width.get(), height.get(), |quads, canvas| {
+                let drew = gpu.draw(width.get(), height.get(), |quads, canvas| {
                     frames.consume(|list| {
                         scene::shapes(&layout, list, |shape| quads(Quad::from(shape)));
                         overlay.draw(canvas, &layout, list, arena)
                     })
                 });
-                let Some(drawn) = drawn else {
+                let Some(drew) = drew else {
                     return;
                 };
-                drawn
+                let drawn = Drawn {
+                    polled: drew.polled,
+                    ..drew.built
+                };
+                (drawn, drew.wgpu_allocations)
             }
         };
         // The renderer's allocations (presenting: x11rb serializes each
@@ -611,13 +623,14 @@ fn announce(line: &str) {
     web_sys::console::log_1(&line.into());
 }
 
-/// Says what went wrong, on standard error natively, as a warning on the
-/// browser's console in a page (where std's standard error goes nowhere).
+/// Says what went wrong, on standard error natively, as an error on the
+/// browser's console in a page (where std's standard error goes nowhere,
+/// and the smoke test fails on it).
 pub fn complain(line: &str) {
     #[cfg(not(target_family = "wasm"))]
     eprintln!("{line}");
     #[cfg(target_family = "wasm")]
-    web_sys::console::warn_1(&line.into());
+    web_sys::console::error_1(&line.into());
 }
 
 /// The window thread's figures in the panel, read before the frame is
@@ -637,6 +650,8 @@ struct Drawn {
     bytes: usize,
     tick: u64,
     storm: bool,
+    /// Whether the upload arena polled the device (wgpu allocates there).
+    polled: bool,
     entity_capacity: usize,
     simulation_allocations: u64,
     sprites: usize,
@@ -684,6 +699,7 @@ impl OverlayFigures {
             bytes: list.bytes,
             tick: list.tick,
             storm: is_storm(list.events) || is_storm(events_sent),
+            polled: false,
             entity_capacity: list.entity_capacity,
             simulation_allocations: list.simulation_allocations,
             sprites: list.sprites.len(),

@@ -50,8 +50,9 @@ pub fn main() {
 /// What the run measured so far, as JSON, for the page (and the browser
 /// smoke test): frames drawn, sprites in the last one, steady frames and
 /// their heap allocations, input handled, and the upload arena's largest
-/// frame and staging buffers created after its warm-up (`null` without
-/// wgpu).
+/// frame, staging buffers created after its warm-up, frames that polled
+/// the device (not steady ones) and frames skipped with the GPU behind
+/// (`null` without wgpu).
 #[wasm_bindgen]
 pub fn demo_stats() -> String {
     let Some(summary) = LATEST.with(Cell::get) else {
@@ -74,8 +75,14 @@ pub fn demo_stats() -> String {
         input.bursts,
         summary.largest_render_list,
         summary.staging().map_or("null".into(), |staging| format!(
-            "{{\"high_water\":{},\"created_after_warm_up\":{}}}",
-            staging.high_water, staging.created_after_warm_up
+            concat!(
+                "{{\"high_water\":{},\"created_after_warm_up\":{},",
+                "\"polled_frames\":{},\"skipped\":{}}}"
+            ),
+            staging.high_water,
+            staging.created_after_warm_up,
+            staging.polled_frames,
+            staging.skipped
         )),
     )
 }

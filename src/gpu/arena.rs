@@ -252,8 +252,9 @@ const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
 const SUBMIT_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Whether `begin_frame` may wait for the GPU. A browser page's thread
-/// cannot: WebGL2 allows only a zero-length wait on a fence, WebGPU runs
-/// its callbacks between the page's tasks, and std's clock is missing
+/// cannot: wgpu's WebGL2 backend waits on a fence for zero time and the
+/// fence signals only between the page's tasks, so a wait would never
+/// end; WebGPU's poll says the queue is empty at once; std's clock panics
 /// there. In a page it looks once, as `try_begin_frame` does.
 const MAY_WAIT: bool = !cfg!(all(target_family = "wasm", target_os = "unknown"));
 
