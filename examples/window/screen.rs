@@ -2,8 +2,9 @@
 //! events, handed to the simulation once per frame (natively to its own
 //! thread, in a browser stepped right here); each frame drawn (scene,
 //! panel, chart: by wgpu with the `wgpu` feature, natively and in a
-//! browser, else by the canvas and softbuffer) is the render list the simulation sealed for it,
-//! with one more frame built ahead (2 frames in flight).
+//! browser, else by the canvas and softbuffer) is the render list the
+//! simulation sealed for it, with one more frame built ahead (2 frames in
+//! flight).
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -215,48 +216,6 @@ pub struct RunSummary {
     /// What the upload arena did, when wgpu draws.
     #[cfg(feature = "wgpu")]
     pub uploads: Option<crate::gpu::UploadFigures>,
-}
-
-/// The upload arena's figures the page reads.
-#[cfg_attr(
-    not(target_family = "wasm"),
-    expect(
-        dead_code,
-        reason = "the page reads it; natively the summary prints more"
-    )
-)]
-pub struct Staging {
-    /// The most bytes a frame uploaded.
-    pub high_water: u64,
-    /// Staging buffers created after the warm-up (a steady frame creates
-    /// none).
-    pub created_after_warm_up: u64,
-    /// Frames whose `begin_frame` polled the device.
-    pub polled_frames: u64,
-    /// Frames not drawn since the GPU was behind.
-    pub skipped: u64,
-}
-
-impl RunSummary {
-    /// What the upload arena did, when wgpu draws.
-    #[cfg_attr(
-        not(target_family = "wasm"),
-        expect(
-            dead_code,
-            reason = "the page reads it; natively the summary prints more"
-        )
-    )]
-    pub fn staging(&self) -> Option<Staging> {
-        #[cfg(feature = "wgpu")]
-        return self.uploads.map(|uploads| Staging {
-            high_water: uploads.stats.high_water,
-            created_after_warm_up: uploads.created_after_warm_up,
-            polled_frames: uploads.polled_frames,
-            skipped: uploads.skipped,
-        });
-        #[cfg(not(feature = "wgpu"))]
-        None
-    }
 }
 
 impl HeapMeter {

@@ -74,15 +74,31 @@ pub fn demo_stats() -> String {
         input.despawn_clicks,
         input.bursts,
         summary.largest_render_list,
-        summary.staging().map_or("null".into(), |staging| format!(
+        staging(&summary),
+    )
+}
+
+/// The upload arena's figures as JSON: its largest frame, staging buffers
+/// created after its warm-up, frames that polled the device and frames
+/// skipped; `null` when softbuffer draws.
+#[cfg(feature = "wgpu")]
+fn staging(summary: &RunSummary) -> String {
+    summary.uploads.map_or("null".into(), |uploads| {
+        format!(
             concat!(
                 "{{\"high_water\":{},\"created_after_warm_up\":{},",
                 "\"polled_frames\":{},\"skipped\":{}}}"
             ),
-            staging.high_water,
-            staging.created_after_warm_up,
-            staging.polled_frames,
-            staging.skipped
-        )),
-    )
+            uploads.stats.high_water,
+            uploads.created_after_warm_up,
+            uploads.polled_frames,
+            uploads.skipped
+        )
+    })
+}
+
+/// Without wgpu, softbuffer draws: no upload arena.
+#[cfg(not(feature = "wgpu"))]
+fn staging(_: &RunSummary) -> String {
+    "null".into()
 }
