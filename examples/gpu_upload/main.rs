@@ -24,6 +24,9 @@
 //! counting global allocator (this thread's), around tickarena's calls
 //! alone (`begin_frame` to `finish`: wgpu's allocations inside them
 //! count) and around the whole frame (wgpu's submit and poll included);
+//! the arena's process also makes the wgpu calls the arena makes by hand
+//! (`by_hand.rs`) and counts them, so that the line on heap allocations
+//! can tell wgpu's inside tickarena's calls from tickarena's own;
 //! buffers created are the arena's own count
 //! (`UploadStats::buffers_created`).
 //!
@@ -38,6 +41,7 @@ mod flags;
 #[path = "../support/pinned_cpu.rs"]
 mod pinned_cpu;
 
+mod by_hand;
 mod contenders;
 mod gpu;
 
@@ -58,6 +62,10 @@ const USAGE: &str = "usage: gpu_upload [--instances N] [--frames F] [--warm-up W
 /// Frames the GPU may still be working on when a frame begins.
 const FRAMES_IN_FLIGHT: usize = 2;
 
+/// Frames of the arena's wgpu calls made by hand (each waits for the
+/// GPU).
+const BY_HAND_FRAMES: usize = 60;
+
 #[derive(Clone, Copy)]
 struct Settings {
     instances: u32,
@@ -74,8 +82,11 @@ struct Measured {
     cpu_us: f64,
     /// Heap allocations of the whole frame, per frame.
     allocations: f64,
-    /// tickarena's own heap allocations, per frame.
+    /// Heap allocations around tickarena's calls, per frame.
     own_allocations: f64,
+    /// Heap allocations of the same wgpu calls made by hand, per frame
+    /// (the arena's process; negative in the others).
+    by_hand: f64,
     /// Buffers the contender created, per frame (negative: not counted).
     buffers: f64,
 }
@@ -201,13 +212,17 @@ fn parent(settings: Settings, pairs: usize) {
     println!("arena vs staging belt: {middle:.2}× ({low:.2}–{high:.2})");
     let (middle, low, high) = ratio(arena, reused);
     println!("arena vs reused Vec + write_buffer: {middle:.2}× ({low:.2}–{high:.2})");
-    let (own, ..) = per_contender(arena, |run| run.own_allocations);
+    let (around, ..) = per_contender(arena, |run| run.own_allocations);
+    let (by_hand, ..) = per_contender(arena, |run| run.by_hand);
     let (whole, ..) = per_contender(arena, |run| run.allocations);
     let (buffers, ..) = per_contender(arena, |run| run.buffers);
     println!(
-        "tickarena heap allocations per steady frame: {} (counted around tickarena's calls; the \
-         whole frame, wgpu's submit included: {})",
-        count(own),
+        "tickarena heap allocations per steady frame: {} (counted around tickarena's calls, where \
+         the same wgpu calls made by hand make {}: tickarena's own {}; the whole frame, wgpu's \
+         submit included: {})",
+        count(around),
+        count(by_hand),
+        count((around - by_hand).max(0.0)),
         count(whole)
     );
     println!("buffers created per steady frame: {}", count(buffers));
@@ -262,6 +277,7 @@ fn spawn(name: &str, settings: Settings) -> (String, Measured) {
         cpu_us: number("cpu_us: "),
         allocations: number("allocations: "),
         own_allocations: number("own_allocations: "),
+        by_hand: number("by_hand: "),
         buffers: number("buffers: "),
     };
     (line("adapter: ").to_owned(), measured)
@@ -299,9 +315,31 @@ fn child(name: &str, settings: Settings) {
         FreshVec::NAME => measure(&gpu, settings, FreshVec::new(&gpu, settings.instances)),
         _ => unreachable!("the flags name a contender"),
     };
+    // The arena's process also makes the wgpu calls the arena makes, by
+    // hand, to tell wgpu's allocations inside them from tickarena's own.
+    let by_hand = if name == UploadArena::<false>::NAME {
+        let data: Vec<contenders::Instance> = (0..settings.instances)
+            .map(contenders::Instance::from_index)
+            .collect();
+        let counts = by_hand::wgpu_calls_by_hand(
+            &gpu.device,
+            &gpu.queue,
+            bytemuck::cast_slice(&data),
+            BY_HAND_FRAMES,
+            |calls| {
+                let before = thread_allocations();
+                calls();
+                thread_allocations() - before
+            },
+        );
+        counts.iter().sum::<u64>() as f64 / counts.len() as f64
+    } else {
+        -1.0
+    };
     println!("cpu_us: {}", measured.cpu_us);
     println!("allocations: {}", measured.allocations);
     println!("own_allocations: {}", measured.own_allocations);
+    println!("by_hand: {by_hand}");
     println!("buffers: {}", measured.buffers);
 }
 
@@ -342,6 +380,8 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
         cpu_us: median(&mut cpu_ns) as f64 / 1000.0,
         allocations,
         own_allocations,
+        // Counted after the contender's frames, in `child`.
+        by_hand: -1.0,
         buffers,
     }
 }

@@ -6,6 +6,8 @@
 //! Each test uploads, copies into a destination buffer, reads it back
 //! (mapped for reading) and compares with what it wrote.
 
+#[path = "../../examples/gpu_upload/by_hand.rs"]
+mod by_hand;
 mod compile_fail;
 mod differential;
 
@@ -810,51 +812,6 @@ fn count<R>(f: impl FnOnce() -> R) -> (R, u64) {
     (r, ALLOCATIONS.load(Ordering::Relaxed) - before)
 }
 
-/// The wgpu calls the arena makes for a frame of one chunk, made by hand
-/// on a buffer of the same kind: the allocations wgpu makes inside them,
-/// one count per frame (the GPU waited for outside the counts, so no poll
-/// is inside, as in the arena's frames that are compared with them).
-fn wgpu_calls_alone(device: &wgpu::Device, queue: &wgpu::Queue, frames: usize) -> Vec<u64> {
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: 64 << 10,
-        usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: true,
-    });
-    let dst = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: 32 * 1000,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::VERTEX,
-        mapped_at_creation: false,
-    });
-    let data: Vec<Instance> = (0..1000).map(instance).collect();
-    // A callback that tells someone, as any must: it holds a shared flag
-    // (a zero-sized closure would be boxed without an allocation).
-    let mapped = std::sync::Arc::new(AtomicU64::new(0));
-    let mut counts = Vec::with_capacity(frames);
-    for tick in 0..frames + 10 {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let ((), n) = count(|| {
-            let mut view = staging.get_mapped_range_mut(..).unwrap();
-            view.slice(..32_000)
-                .copy_from_slice(bytemuck::cast_slice(&data));
-            drop(view);
-            staging.unmap();
-            encoder.copy_buffer_to_buffer(&staging, 0, &dst, 0, 32_000);
-            let mapped = mapped.clone();
-            encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Write, .., move |r| {
-                mapped.store(u64::from(r.is_ok()), Ordering::Release)
-            });
-        });
-        queue.submit([encoder.finish()]);
-        device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-        if tick >= 10 {
-            counts.push(n);
-        }
-    }
-    counts
-}
-
 /// Steady frames counted: frames in which the arena did not poll the
 /// device (`stats().polls` unchanged around the frame). A poll is where
 /// wgpu allocates when the GPU lags (on a busy machine), and it is wgpu's
@@ -930,7 +887,14 @@ fn a_steady_frame_makes_no_buffer_and_no_allocation_of_its_own() {
         // itself allocates nothing: no frame of it makes more than the
         // most those calls made alone in a frame, nor all of them more
         // than those calls alone over as many frames.
-        let alone = wgpu_calls_alone(&device, &queue, STEADY_FRAMES);
+        let data: Vec<Instance> = (0..1000).map(instance).collect();
+        let alone = by_hand::wgpu_calls_by_hand(
+            &device,
+            &queue,
+            bytemuck::cast_slice(&data),
+            STEADY_FRAMES,
+            |calls| count(calls).1,
+        );
         let (ours_sum, alone_sum) = (ours.iter().sum::<u64>(), alone.iter().sum::<u64>());
         eprintln!(
             "frames in flight {frames_in_flight}: heap allocations in tickarena's calls per \
