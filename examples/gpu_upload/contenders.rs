@@ -54,9 +54,10 @@ pub trait Contender: Sized {
     /// submits the frame.
     fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex;
 
-    /// tickarena's own heap allocations so far, counted around its calls
-    /// with `count` (the calling thread's allocations); 0 for the others.
-    fn own_allocations(&self) -> u64 {
+    /// Heap allocations so far inside tickarena's calls (`begin_frame` to
+    /// `finish`), wgpu's inside them included, counted with `count` (the
+    /// calling thread's allocations); 0 for the others.
+    fn allocations_in_calls(&self) -> u64 {
         0
     }
 
@@ -207,7 +208,7 @@ impl Contender for FreshVec {
 pub struct UploadArena<const PUSH: bool = false> {
     arena: tickarena::gpu::UploadArena,
     count: fn() -> u64,
-    own_allocations: u64,
+    allocations_in_calls: u64,
 }
 
 /// The arena, one `push` per instance.
@@ -220,7 +221,7 @@ impl<const PUSH: bool> UploadArena<PUSH> {
         UploadArena {
             arena: tickarena::gpu::UploadArena::new(&gpu.device, Default::default()),
             count,
-            own_allocations: 0,
+            allocations_in_calls: 0,
         }
     }
 }
@@ -257,12 +258,12 @@ impl<const PUSH: bool> Contender for UploadArena<PUSH> {
             .copy_to(&mut encoder, &instances, dst, 0)
             .expect("a copy within the destination");
         frame.finish(&encoder);
-        self.own_allocations += (self.count)() - before;
+        self.allocations_in_calls += (self.count)() - before;
         submit(gpu, encoder)
     }
 
-    fn own_allocations(&self) -> u64 {
-        self.own_allocations
+    fn allocations_in_calls(&self) -> u64 {
+        self.allocations_in_calls
     }
 
     fn buffers_created(&self) -> Option<u64> {

@@ -83,7 +83,7 @@ struct Measured {
     /// Heap allocations of the whole frame, per frame.
     allocations: f64,
     /// Heap allocations around tickarena's calls, per frame.
-    own_allocations: f64,
+    allocations_in_calls: f64,
     /// Heap allocations of the same wgpu calls made by hand, per frame
     /// (the arena's process; negative in the others).
     by_hand: f64,
@@ -212,12 +212,12 @@ fn parent(settings: Settings, pairs: usize) {
     println!("arena vs staging belt: {middle:.2}× ({low:.2}–{high:.2})");
     let (middle, low, high) = ratio(arena, reused);
     println!("arena vs reused Vec + write_buffer: {middle:.2}× ({low:.2}–{high:.2})");
-    let (around, ..) = per_contender(arena, |run| run.own_allocations);
+    let (around, ..) = per_contender(arena, |run| run.allocations_in_calls);
     let (by_hand, ..) = per_contender(arena, |run| run.by_hand);
     // Each process's difference, then their median: the two counts of one
     // process, on one device. Signed: a negative one says the hand-made
     // calls no longer match the arena's, not that tickarena freed memory.
-    let (own, ..) = per_contender(arena, |run| run.own_allocations - run.by_hand);
+    let (own, ..) = per_contender(arena, |run| run.allocations_in_calls - run.by_hand);
     let (whole, ..) = per_contender(arena, |run| run.allocations);
     let (buffers, ..) = per_contender(arena, |run| run.buffers);
     println!(
@@ -288,7 +288,7 @@ fn spawn(name: &str, settings: Settings) -> (String, Measured) {
     let measured = Measured {
         cpu_us: number("cpu_us: "),
         allocations: number("allocations: "),
-        own_allocations: number("own_allocations: "),
+        allocations_in_calls: number("allocations_in_calls: "),
         by_hand: number("by_hand: "),
         buffers: number("buffers: "),
     };
@@ -306,7 +306,7 @@ fn child(name: &str, settings: Settings) {
         std::process::exit(1);
     });
     println!("adapter: {}", gpu.adapter());
-    let measured = match name {
+    let mut measured = match name {
         UploadArenaPush::NAME => measure(
             &gpu,
             settings,
@@ -327,32 +327,35 @@ fn child(name: &str, settings: Settings) {
         FreshVec::NAME => measure(&gpu, settings, FreshVec::new(&gpu, settings.instances)),
         _ => unreachable!("the flags name a contender"),
     };
-    // The arena's process also makes the wgpu calls the arena makes, by
-    // hand, to tell wgpu's allocations inside them from tickarena's own.
-    let by_hand = if name == UploadArena::<false>::NAME {
-        let data: Vec<contenders::Instance> = (0..settings.instances)
-            .map(contenders::Instance::from_index)
-            .collect();
-        let counts = by_hand::wgpu_calls_by_hand(
-            &gpu.device,
-            &gpu.queue,
-            bytemuck::cast_slice(&data),
-            BY_HAND_FRAMES,
-            |calls| {
-                let before = thread_allocations();
-                calls();
-                thread_allocations() - before
-            },
-        );
-        counts.iter().sum::<u64>() as f64 / counts.len() as f64
-    } else {
-        -1.0
-    };
+    if name == UploadArena::<false>::NAME {
+        measured.by_hand = by_hand_allocations(&gpu, settings.instances);
+    }
     println!("cpu_us: {}", measured.cpu_us);
     println!("allocations: {}", measured.allocations);
-    println!("own_allocations: {}", measured.own_allocations);
-    println!("by_hand: {by_hand}");
+    println!("allocations_in_calls: {}", measured.allocations_in_calls);
+    println!("by_hand: {}", measured.by_hand);
     println!("buffers: {}", measured.buffers);
+}
+
+/// Heap allocations per frame of the wgpu calls the arena makes, made by
+/// hand for `instances` instances: what tells wgpu's allocations inside
+/// tickarena's calls from tickarena's own.
+fn by_hand_allocations(gpu: &Gpu, instances: u32) -> f64 {
+    let data: Vec<contenders::Instance> = (0..instances)
+        .map(contenders::Instance::from_index)
+        .collect();
+    let counts = by_hand::wgpu_calls_by_hand(
+        &gpu.device,
+        &gpu.queue,
+        bytemuck::cast_slice(&data),
+        BY_HAND_FRAMES,
+        |calls| {
+            let before = thread_allocations();
+            calls();
+            thread_allocations() - before
+        },
+    );
+    counts.iter().sum::<u64>() as f64 / counts.len() as f64
 }
 
 /// The frames of one contender: each one's thread CPU time (building,
@@ -367,7 +370,7 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
         let index = contender.frame(gpu, n, &dst);
         in_flight.submitted(gpu, index);
     }
-    let own_before = contender.own_allocations();
+    let in_calls_before = contender.allocations_in_calls();
     let buffers_before = contender.buffers_created();
     let allocations_before = thread_allocations();
     for _ in 0..settings.frames {
@@ -379,7 +382,7 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
     }
     let frames = settings.frames as f64;
     let allocations = (thread_allocations() - allocations_before) as f64 / frames;
-    let own_allocations = (contender.own_allocations() - own_before) as f64 / frames;
+    let allocations_in_calls = (contender.allocations_in_calls() - in_calls_before) as f64 / frames;
     let buffers = match (buffers_before, contender.buffers_created()) {
         (Some(before), Some(after)) => (after - before) as f64 / frames,
         _ => -1.0,
@@ -391,8 +394,8 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
     Measured {
         cpu_us: median(&mut cpu_ns) as f64 / 1000.0,
         allocations,
-        own_allocations,
-        // Counted after the contender's frames, in `child`.
+        allocations_in_calls,
+        // The arena's process counts it after its frames, in `child`.
         by_hand: -1.0,
         buffers,
     }
