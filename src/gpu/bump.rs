@@ -282,6 +282,33 @@ impl Bump {
         self.open_len() + pending
     }
 
+    /// Opens the frame's first chunk for the open upload, where no chunk
+    /// is opened yet: then [`cursor`](Self::cursor) has room before the
+    /// upload's first write. Nothing where a chunk is opened (or no upload
+    /// is).
+    pub(crate) fn open_first<C: Chunks>(
+        &mut self,
+        chunks: &mut C,
+    ) -> Result<(), BumpError<C::Error>> {
+        let Some(open) = &mut self.open else {
+            return Ok(());
+        };
+        if self.opened > 0 {
+            return Ok(());
+        }
+        let size = chunks.open(0).map_err(BumpError::Chunk)?;
+        if units_end(0, open.unit, size) == 0 {
+            return Err(BumpError::ElementTooLarge {
+                unit: open.unit,
+                chunk: size,
+            });
+        }
+        self.opened = 1;
+        self.end = size;
+        open.limit = units_end(self.top, open.unit, size);
+        Ok(())
+    }
+
     /// Writes `bytes` (whole elements of the open upload) at the top,
     /// continuing in the next chunk where this one ends. On an error the
     /// elements that fitted before it stay written.
@@ -302,17 +329,10 @@ impl Bump {
             open.elem,
             bytes.len()
         );
-        if self.opened == 0 && !bytes.is_empty() {
-            let size = chunks.open(0).map_err(BumpError::Chunk)?;
-            if units_end(0, open.unit, size) == 0 {
-                return Err(BumpError::ElementTooLarge {
-                    unit: open.unit,
-                    chunk: size,
-                });
-            }
-            self.opened = 1;
-            self.end = size;
-            open.limit = units_end(self.top, open.unit, size);
+        if !bytes.is_empty() {
+            self.open_first(chunks)?;
+            // The room it opened, if it opened one.
+            open.limit = self.open.map_or(open.limit, |opened| opened.limit);
         }
         while !bytes.is_empty() {
             let free = open.limit - self.top;

@@ -667,14 +667,16 @@ impl Chunks for Staging<'_> {
 }
 
 /// Writes `values` into `window`, one slot of `N` bytes (the size of a
-/// `T`) each, as long as both last: how many were written.
+/// `T`) each, as long as both last: how many were written. A value is
+/// taken only for a slot: `values` is not read past the window.
 #[inline(always)]
 fn fill<T: Pod, const N: usize>(
     window: wgpu::WriteOnly<'_, [u8]>,
-    values: impl Iterator<Item = T>,
+    values: &mut impl Iterator<Item = T>,
 ) -> usize {
     let (slots, _) = window.into_chunks::<N>();
     let mut written = 0;
+    // The slot first: `zip` asks `values` only once it has one.
     for (slot, value) in slots.into_iter().zip(values) {
         slot.write(bytemuck::cast::<T, [u8; N]>(value));
         written += 1;
@@ -841,44 +843,88 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// v.extend(0..1000).unwrap();
     /// assert_eq!(v.finish().bytes(), 4000);
     /// ```
+    #[inline(always)]
     pub fn extend(&mut self, values: impl IntoIterator<Item = T>) -> Result<(), UploadError> {
-        let size = core::mem::size_of::<T>();
         let mut values = values.into_iter();
+        // No room taken: the frame's first write (or a full room, where
+        // this opens nothing). Nothing to write opens nothing.
+        if self.view.is_none() && values.size_hint().1 != Some(0) {
+            self.open_first_room()?;
+        }
+        // The first pass is inlined where `extend` is called, with the
+        // iterator as it came: where its length is known there (a range
+        // from 0, a slice's iterator), the compiler folds the room's end
+        // and the iterator's into one count, and an element costs its
+        // store and that count alone (`write_buffer_with`'s `write_iter`,
+        // told the length, keeps two). The rest, past the room, is out of
+        // line.
+        if self.fill_room(&mut values) {
+            return Ok(());
+        }
+        self.extend_room_by_room(values)
+    }
+
+    /// Opens the frame's first chunk for this upload, if none is opened
+    /// yet, and takes its room: so that `extend`'s first pass writes from
+    /// the first element.
+    #[cold]
+    #[inline(never)]
+    fn open_first_room(&mut self) -> Result<(), UploadError> {
+        let (bump, _, mut staging) = self.frame.arena.parts(self.frame.slot);
+        bump.open_first(&mut staging)
+            .map_err(|error| convert(error, core::mem::size_of::<T>() as u64))?;
+        self.take_room();
+        Ok(())
+    }
+
+    /// Writes elements of `values` into the room as long as both last:
+    /// whether the iterator ended within it (otherwise the room is full,
+    /// or none is taken, and `values` has not been read past it).
+    #[inline(always)]
+    fn fill_room(&mut self, values: &mut impl Iterator<Item = T>) -> bool {
+        let size = core::mem::size_of::<T>();
+        let Some(view) = &mut self.view else {
+            return false;
+        };
+        if size == 0 {
+            return false;
+        }
+        let fits = (self.cursor.free() / size as u64) as usize;
+        let top = self.cursor.top() as usize;
+        let window = view.slice(top..top + fits * size);
+        // Elements of the common sizes go through slots of their size
+        // (one store of the element each, no bounds check per element);
+        // others through byte windows.
+        let written = match size {
+            4 => fill::<T, 4>(window, values),
+            8 => fill::<T, 8>(window, values),
+            12 => fill::<T, 12>(window, values),
+            16 => fill::<T, 16>(window, values),
+            20 => fill::<T, 20>(window, values),
+            24 => fill::<T, 24>(window, values),
+            32 => fill::<T, 32>(window, values),
+            48 => fill::<T, 48>(window, values),
+            64 => fill::<T, 64>(window, values),
+            _ => fill_bytes(window, size, values.by_ref().take(fits)),
+        };
+        self.cursor.bump((written * size) as u64);
+        written < fits
+    }
+
+    /// [`extend`](Self::extend) past the room: one element the way of
+    /// [`push`](Self::push), which opens the next chunk, then the next
+    /// room filled, and so on.
+    #[inline(never)]
+    fn extend_room_by_room(
+        &mut self,
+        mut values: impl Iterator<Item = T>,
+    ) -> Result<(), UploadError> {
         loop {
-            let fits = match &self.view {
-                Some(_) if size > 0 => (self.cursor.free() / size as u64) as usize,
-                _ => 0,
+            let Some(value) = values.next() else {
+                return Ok(());
             };
-            let (Some(view), true) = (&mut self.view, fits > 0) else {
-                // No room taken (no chunk opened yet, a full segment), or
-                // no bytes per element: one element the slow way.
-                let Some(value) = values.next() else {
-                    return Ok(());
-                };
-                self.push(value)?;
-                continue;
-            };
-            let top = self.cursor.top() as usize;
-            let window = view.slice(top..top + fits * size);
-            let values = values.by_ref().take(fits);
-            // Elements of the common sizes go through slots of their
-            // size (one store of the element each, no bounds check per
-            // element: `write_buffer_with`'s `write_iter` loop); others
-            // through byte windows.
-            let written = match size {
-                4 => fill::<T, 4>(window, values),
-                8 => fill::<T, 8>(window, values),
-                12 => fill::<T, 12>(window, values),
-                16 => fill::<T, 16>(window, values),
-                20 => fill::<T, 20>(window, values),
-                24 => fill::<T, 24>(window, values),
-                32 => fill::<T, 32>(window, values),
-                48 => fill::<T, 48>(window, values),
-                64 => fill::<T, 64>(window, values),
-                _ => fill_bytes(window, size, values),
-            };
-            self.cursor.bump((written * size) as u64);
-            if written < fits {
+            self.push(value)?;
+            if self.fill_room(&mut values) {
                 return Ok(());
             }
         }

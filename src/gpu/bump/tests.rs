@@ -300,6 +300,38 @@ fn a_cursor_takes_only_what_fits_in_an_open_chunk() {
     );
 }
 
+/// `UploadWriter::extend` opens the first chunk before its first write,
+/// so that its first pass has room from the first element.
+#[test]
+fn opening_the_first_chunk_gives_the_cursor_room_before_any_write() {
+    let (mut bump, mut chunks, mut segments) = (Bump::new(16), Buffers::new(16, 4), Vec::new());
+    bump.open_first(&mut chunks).unwrap();
+    assert_eq!(bump.chunks_opened(), 0, "nothing to open for: no upload");
+    bump.begin::<Full>(4, 0).unwrap();
+    bump.open_first(&mut chunks).unwrap();
+    assert_eq!(bump.chunks_opened(), 1);
+    let mut cursor = bump.cursor();
+    assert_eq!((cursor.chunk, cursor.top(), cursor.free()), (0, 0, 16));
+    assert_eq!(cursor.bump(8), Some(0));
+    chunks.write(0, 0, &[5; 8]);
+    bump.sync(&cursor);
+    bump.open_first(&mut chunks).unwrap();
+    assert_eq!(bump.chunks_opened(), 1, "a second call opens nothing");
+    assert_eq!(bump.cursor().top(), 8, "and leaves the top where it was");
+    bump.write(&mut chunks, &mut segments, &[6; 12]).unwrap();
+    let (range, len) = bump.close(&mut chunks, &mut segments);
+    assert_eq!(len, 20);
+    assert_eq!(
+        chunks.read(&segments[range]),
+        [[5; 8].as_slice(), &[6; 12]].concat()
+    );
+    // A chunk that cannot be had is the chunk's error.
+    let (mut bump, mut none) = (Bump::new(16), Buffers::new(16, 0));
+    bump.begin::<Full>(4, 0).unwrap();
+    assert_eq!(bump.open_first(&mut none), Err(BumpError::Chunk(Full)));
+    assert_eq!(bump.cursor().free(), 0);
+}
+
 /// A cursor held across a chunk's end: the writer syncs it, the slow
 /// write opens the next chunk, and a fresh cursor goes on there; a
 /// cursor never synced (a writer dropped mid-way gives it back the same
@@ -344,6 +376,9 @@ struct Step {
     count: usize,
     piece: usize,
     reset: bool,
+    /// The first chunk opened before the upload's first write, as
+    /// `UploadWriter::extend` does.
+    open_first: bool,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -361,12 +396,14 @@ fn step() -> impl Strategy<Value = Step> {
         0usize..if cfg!(miri) { 12 } else { 40 },
         1usize..9,
         proptest::bool::weighted(0.1),
+        proptest::bool::ANY,
     )
-        .prop_map(|(elem, count, piece, reset)| Step {
+        .prop_map(|(elem, count, piece, reset, open_first)| Step {
             elem,
             count,
             piece,
             reset,
+            open_first,
         })
 }
 
@@ -409,6 +446,9 @@ proptest! {
                 continue;
             }
             bump.begin::<Full>(step.elem, segments.len()).unwrap();
+            if step.open_first {
+                bump.open_first(&mut chunks).unwrap();
+            }
             let mut writer = Writer::new(&bump);
             let mut model = Vec::new();
             let mut left = step.count;
