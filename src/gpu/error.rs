@@ -97,7 +97,11 @@ impl fmt::Display for UploadError {
                  ({max_frame_bytes} bytes) of staging memory"
             ),
             UploadError::AllInFlight { frames } => {
-                write!(f, "all {frames} frames in flight are still with the GPU")
+                write!(
+                    f,
+                    "all {frames} frames in flight are still with the GPU (or the encoder \
+                     given to a frame's finish was never submitted)"
+                )
             }
             UploadError::MapFailed => {
                 f.write_str("wgpu could not map a staging chunk for writing again; it was dropped")
