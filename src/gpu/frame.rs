@@ -846,10 +846,20 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     #[inline(always)]
     pub fn extend(&mut self, values: impl IntoIterator<Item = T>) -> Result<(), UploadError> {
         let mut values = values.into_iter();
-        // No room taken: the frame's first write (or a full room, where
-        // this opens nothing). Nothing to write opens nothing.
-        if self.view.is_none() && values.size_hint().1 != Some(0) {
-            self.open_first_room()?;
+        if self.view.is_none() {
+            // No room taken: the frame's first write (or a full room,
+            // where opening opens nothing). An iterator that says it has
+            // elements has the room opened before its first; one that may
+            // have none (a filter) has its first element, if any, go the
+            // slow way, which opens it: nothing to write opens nothing.
+            if values.size_hint().0 > 0 {
+                self.open_first_room()?;
+            } else {
+                let Some(value) = values.next() else {
+                    return Ok(());
+                };
+                self.push(value)?;
+            }
         }
         // The first pass is inlined where `extend` is called, with the
         // iterator as it came: where its length is known there (a range

@@ -653,6 +653,45 @@ fn a_lost_device_is_an_error_not_a_panic() {
     );
 }
 
+/// One way to extend a writer by nothing.
+type EmptyExtend = fn(&mut tickarena::gpu::UploadWriter<'_, '_, u32>) -> Result<(), UploadError>;
+
+/// `extend` opens the frame's first chunk before its first element only
+/// for an iterator that says it has one: an empty one, whatever its size
+/// hint, makes no buffer, and cannot fail on a lost device.
+#[test]
+fn an_empty_extend_makes_no_buffer_and_needs_no_device() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(256));
+    let empties: [EmptyExtend; 4] = [
+        |w| w.extend(0..0),
+        |w| w.extend((0..10).filter(|_| false)),
+        |w| w.extend(std::iter::from_fn(|| None)),
+        |w| w.extend([].iter().copied()),
+    ];
+    for frame in 0..3 {
+        let encoder = device.create_command_encoder(&Default::default());
+        let mut frame_ = arena.begin_frame().unwrap();
+        let mut writer = frame_.upload::<u32>().unwrap();
+        for empty in &empties {
+            empty(&mut writer).unwrap();
+        }
+        assert_eq!(writer.len(), 0, "frame {frame}");
+        let _ = writer.finish();
+        frame_.finish(&encoder);
+        queue.submit([encoder.finish()]);
+    }
+    assert_eq!(arena.stats().buffers_created, 0);
+    device.destroy();
+    let mut frame = arena.begin_frame().unwrap();
+    let mut writer = frame.upload::<u32>().unwrap();
+    for empty in &empties {
+        assert_eq!(empty(&mut writer), Ok(()));
+    }
+    // Elements to write need the chunk the lost device cannot give.
+    assert_eq!(writer.extend(0..4), Err(UploadError::DeviceLost));
+}
+
 #[test]
 fn a_frame_dropped_without_finish_is_reported_and_its_slot_reused() {
     let (device, queue) = device();
