@@ -180,6 +180,9 @@ pub struct SizingReport {
     refused_frames_ever: u64,
     /// Whether a frame had bytes in the workers' arenas.
     workers_seen: bool,
+    /// Whether the frames are an upload arena's (`gpu::UploadArena`):
+    /// then the advice names its settings, not the CPU arena's.
+    uploads: bool,
 }
 
 impl FrameHistory {
@@ -261,6 +264,7 @@ impl FrameHistory {
             refusals_ever: self.refusals_ever(),
             refused_frames_ever: self.refused_frames_ever(),
             workers_seen: self.iter().any(|record| record.worker_bytes > 0),
+            uploads: false,
         }
     }
 
@@ -713,9 +717,16 @@ impl SizingReport {
 
 impl fmt::Display for SizingReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tickarena sizing report: {} frames", self.frames)?;
-        if let Some((first, last)) = self.ticks {
-            write!(f, " (ticks {first}–{last})")?;
+        if self.uploads {
+            write!(f, "tickarena upload sizing report: {} frames", self.frames)?;
+            if let Some((first, last)) = self.ticks {
+                write!(f, " ({first}–{last})")?;
+            }
+        } else {
+            write!(f, "tickarena sizing report: {} frames", self.frames)?;
+            if let Some((first, last)) = self.ticks {
+                write!(f, " (ticks {first}–{last})")?;
+            }
         }
         writeln!(f)?;
         if self.refused_frames_ever > 0 {
@@ -757,7 +768,8 @@ impl fmt::Display for SizingReport {
             Bytes(max),
         )?;
         if let Some(worst) = self.worst {
-            write!(f, " at tick {}", worst.tick)?;
+            let at = if self.uploads { "frame" } else { "tick" };
+            write!(f, " at {at} {}", worst.tick)?;
             if let Some((tag, bytes)) = worst.tag {
                 write!(f, " ({} {})", tag.name(), Bytes(bytes))?;
             }
@@ -807,6 +819,9 @@ impl fmt::Display for SizingReport {
                 writeln!(f)?;
             }
         }
+        if self.uploads {
+            return self.write_upload_advice(f);
+        }
         let over_retain = self.over(self.suggested_retain());
         match self.retain_basis() {
             RetainBasis::P99(_) => writeln!(
@@ -843,6 +858,53 @@ impl fmt::Display for SizingReport {
 }
 
 impl SizingReport {
+    /// The advice for an upload arena: `retain` per frame in flight, kept
+    /// for good, and `max_frame_bytes`, a limit on one frame's staging
+    /// memory (a frame past it fails to write).
+    fn write_upload_advice(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let over_retain = self.over(self.suggested_retain());
+        match self.retain_basis() {
+            RetainBasis::P99(_) => writeln!(
+                f,
+                "retain  {} per frame in flight: the p99 frame ({}) rounded up to 64 KiB; each \
+                 frame in flight keeps that much staging for good, and the {over_retain} larger \
+                 frames' chunks stay while such frames recur within release_after frames",
+                Bytes(self.suggested_retain()),
+                Bytes(percentiles(&self.peaks)[1])
+            )?,
+            RetainBasis::Ordinary { largest, bursts } => writeln!(
+                f,
+                "retain  {} per frame in flight: the largest ordinary frame ({}) rounded up to \
+                 64 KiB; {bursts} frames ({:.1} %) are bursts over 4x the median frame, so the \
+                 p99 frame ({}) is a burst, whose chunk a retain would keep for good; a burst's \
+                 chunk stays while bursts recur within release_after frames and goes once they \
+                 stop",
+                Bytes(self.suggested_retain()),
+                Bytes(largest),
+                bursts as f64 * 100.0 / self.frames.max(1) as f64,
+                Bytes(percentiles(&self.peaks)[1])
+            )?,
+        }
+        let largest = self.largest();
+        write!(
+            f,
+            "max_frame_bytes {}: the smallest power of two at least 4x the largest frame ({} x 4 \
+             = {}), so 4x to 8x it; a limit, not memory: a frame past it fails to write \
+             (FrameTooLarge), and the headroom is for a burst not seen yet",
+            Bytes(self.suggested_reserve()),
+            Bytes(largest),
+            Bytes(largest.saturating_mul(RESERVE_HEADROOM))
+        )
+    }
+
+    /// The report of an upload arena's frames: the same figures, its
+    /// advice written for `UploadConfig`'s `retain` and `max_frame_bytes`.
+    #[cfg_attr(not(feature = "wgpu"), allow(dead_code))]
+    pub(crate) fn for_uploads(mut self) -> SizingReport {
+        self.uploads = true;
+        self
+    }
+
     /// A row's name in the table: a whole-frame row says whose frame it
     /// is when the loop had workers (the arena's row is not the frame's
     /// sum).

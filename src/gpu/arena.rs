@@ -669,10 +669,12 @@ impl UploadArena {
 
     /// The sizing report of the [history](Self::history): upload bytes per
     /// frame (p50, p99, max), per tag, and the bursts. It is the CPU
-    /// arena's report, read for uploads: its "ticks" are frame numbers
-    /// ([`UploadFrame::number`]), its `reserve` line is the
-    /// `max_frame_bytes` to allow, and its suggested `retain` is per frame
-    /// in flight. [`UploadConfig::chunk_size`] needs no figure from it
+    /// arena's report, printed for uploads: its frames are numbered by
+    /// [`UploadFrame::number`], and its last lines advise
+    /// [`UploadConfig::retain`] (per frame in flight) and
+    /// [`UploadConfig::max_frame_bytes`] (its figure is
+    /// [`suggested_reserve`](SizingReport::suggested_reserve)).
+    /// [`UploadConfig::chunk_size`] needs no figure from it
     /// (chunks grow to a steady frame by themselves; its p99 frame only
     /// spares the first frames that growth).
     ///
@@ -688,7 +690,7 @@ impl UploadArena {
     /// assert_eq!(arena.report().frame_max(), 1024);
     /// ```
     pub fn report(&self) -> SizingReport {
-        self.history.report()
+        self.history.report().for_uploads()
     }
 }
 

@@ -805,6 +805,22 @@ fn upload_bytes_per_tag_go_to_budgets_and_the_sizing_report() {
     let lines = report.tags().iter().find(|t| t.tag == LINES).unwrap();
     assert_eq!((lines.max, lines.frames_over_budget), (40, 1));
     assert!(report.to_string().contains("sprites"), "{report}");
+    // Its advice names the upload arena's settings, not the CPU arena's.
+    let text = report.to_string();
+    assert!(
+        text.starts_with("tickarena upload sizing report: 11 frames (1–11)"),
+        "{text}"
+    );
+    assert!(text.contains(" at frame 10 (sprites "), "{text}");
+    assert!(
+        text.contains("\nretain  64 KiB per frame in flight: "),
+        "{text}"
+    );
+    assert!(text.contains("\nmax_frame_bytes 1 MiB: "), "{text}");
+    assert!(
+        !text.contains("address space") && !text.contains("reserve") && !text.contains(" tick"),
+        "{text}"
+    );
 }
 
 // Heap allocations counted on this test's thread, between markers.
