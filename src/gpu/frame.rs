@@ -862,12 +862,12 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
             }
         }
         // The first pass is inlined where `extend` is called, with the
-        // iterator as it came: where its length is known there (a range
-        // from 0, a slice's iterator), the compiler folds the room's end
-        // and the iterator's into one count, and an element costs its
-        // store and that count alone (`write_buffer_with`'s `write_iter`,
-        // told the length, keeps two). The rest, past the room, is out of
-        // line.
+        // iterator as it came: where its length is known there (as for
+        // `examples/gpu_upload`'s range, mapped), the compiler folds the
+        // room's end and the iterator's into one count, and an element
+        // costs its store and that count alone (`write_buffer_with`'s
+        // `write_iter`, told the length, keeps two). The rest, past the
+        // room, is out of line.
         if self.fill_room(&mut values) {
             return Ok(());
         }
