@@ -717,16 +717,10 @@ impl SizingReport {
 
 impl fmt::Display for SizingReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.uploads {
-            write!(f, "tickarena upload sizing report: {} frames", self.frames)?;
-            if let Some((first, last)) = self.ticks {
-                write!(f, " ({first}–{last})")?;
-            }
-        } else {
-            write!(f, "tickarena sizing report: {} frames", self.frames)?;
-            if let Some((first, last)) = self.ticks {
-                write!(f, " (ticks {first}–{last})")?;
-            }
+        let words = self.words();
+        write!(f, "{}: {} frames", words.title, self.frames)?;
+        if let Some((first, last)) = self.ticks {
+            write!(f, " ({}{first}–{last})", words.numbers)?;
         }
         writeln!(f)?;
         if self.refused_frames_ever > 0 {
@@ -768,8 +762,7 @@ impl fmt::Display for SizingReport {
             Bytes(max),
         )?;
         if let Some(worst) = self.worst {
-            let at = if self.uploads { "frame" } else { "tick" };
-            write!(f, " at {at} {}", worst.tick)?;
+            write!(f, " at {} {}", words.number, worst.tick)?;
             if let Some((tag, bytes)) = worst.tag {
                 write!(f, " ({} {})", tag.name(), Bytes(bytes))?;
             }
@@ -819,82 +812,100 @@ impl fmt::Display for SizingReport {
                 writeln!(f)?;
             }
         }
-        if self.uploads {
-            return self.write_upload_advice(f);
-        }
         let over_retain = self.over(self.suggested_retain());
+        let retain = Bytes(self.suggested_retain());
+        let per = words.retain_per;
         match self.retain_basis() {
             RetainBasis::P99(_) => writeln!(
                 f,
-                "retain  {}: the p99 frame peak ({}) rounded up to 64 KiB; those frames run on \
-                 pages kept between frames, the {over_retain} larger ones commit more while \
-                 such frames recur",
-                Bytes(self.suggested_retain()),
-                Bytes(p99)
+                "retain  {retain}{per}: the p99 frame peak ({}) rounded up to 64 KiB; \
+                 {}{over_retain}{}",
+                Bytes(p99),
+                words.kept_below,
+                words.kept_above,
             )?,
             RetainBasis::Ordinary { largest, bursts } => writeln!(
                 f,
-                "retain  {}: the largest ordinary frame ({}) rounded up to 64 KiB; {bursts} \
-                 frames ({:.1} %) are bursts over 4x the median frame, so the p99 frame peak \
-                 ({}) is a burst, whose pages a retain would keep for good; ordinary frames \
-                 run on pages kept between frames, bursts commit more, which stays while \
-                 they recur and goes back once they stop",
-                Bytes(self.suggested_retain()),
+                "retain  {retain}{per}: the largest ordinary frame ({}) rounded up to 64 KiB; \
+                 {bursts} frames ({:.1} %) are bursts over 4x the median frame, so the p99 frame \
+                 peak ({}) is a burst, whose {}",
                 Bytes(largest),
                 bursts as f64 * 100.0 / self.frames.max(1) as f64,
-                Bytes(p99)
+                Bytes(p99),
+                words.bursts_kept,
             )?,
         }
         let largest = self.largest();
         write!(
             f,
-            "reserve {}: the smallest power of two at least 4x the largest frame ({} x 4 = {}), \
-             so 4x to 8x it; address space, not memory, and room for a burst not seen yet",
+            "{} {}: the smallest power of two at least 4x the largest frame ({} x 4 = {}), \
+             so 4x to 8x it; {}",
+            words.reserve,
             Bytes(self.suggested_reserve()),
             Bytes(largest),
-            Bytes(largest.saturating_mul(RESERVE_HEADROOM))
+            Bytes(largest.saturating_mul(RESERVE_HEADROOM)),
+            words.reserve_why,
         )
     }
 }
 
+/// The words of the report that differ between the CPU arena's and an
+/// upload arena's (whose frames are upload frames, whose `retain` is per
+/// frame in flight, and whose limit is `max_frame_bytes`).
+struct Words {
+    title: &'static str,
+    /// Before the first–last frame numbers.
+    numbers: &'static str,
+    /// Before the largest frame's number.
+    number: &'static str,
+    /// After the suggested `retain`.
+    retain_per: &'static str,
+    /// Around the count of frames above the suggested `retain`.
+    kept_below: &'static str,
+    kept_above: &'static str,
+    /// What happens to a burst's memory.
+    bursts_kept: &'static str,
+    /// The setting sized from the largest frame, and why.
+    reserve: &'static str,
+    reserve_why: &'static str,
+}
+
+const CPU_WORDS: Words = Words {
+    title: "tickarena sizing report",
+    numbers: "ticks ",
+    number: "tick",
+    retain_per: "",
+    kept_below: "those frames run on pages kept between frames, the ",
+    kept_above: " larger ones commit more while such frames recur",
+    bursts_kept: "pages a retain would keep for good; ordinary frames run on pages kept between \
+                  frames, bursts commit more, which stays while they recur and goes back once \
+                  they stop",
+    reserve: "reserve",
+    reserve_why: "address space, not memory, and room for a burst not seen yet",
+};
+
+const UPLOAD_WORDS: Words = Words {
+    title: "tickarena upload sizing report",
+    numbers: "",
+    number: "frame",
+    retain_per: " per frame in flight",
+    kept_below: "each frame in flight keeps that much staging for good, and the ",
+    kept_above: " larger frames' chunks stay while such frames recur within release_after frames",
+    bursts_kept: "chunk a retain would keep for good; a burst's chunk stays while bursts recur \
+                  within release_after frames and goes once they stop",
+    reserve: "max_frame_bytes",
+    reserve_why: "a limit, not memory: a frame past it fails to write (FrameTooLarge), and the \
+                  headroom is for a burst not seen yet",
+};
+
 impl SizingReport {
-    /// The advice for an upload arena: `retain` per frame in flight, kept
-    /// for good, and `max_frame_bytes`, a limit on one frame's staging
-    /// memory (a frame past it fails to write).
-    fn write_upload_advice(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let over_retain = self.over(self.suggested_retain());
-        match self.retain_basis() {
-            RetainBasis::P99(_) => writeln!(
-                f,
-                "retain  {} per frame in flight: the p99 frame ({}) rounded up to 64 KiB; each \
-                 frame in flight keeps that much staging for good, and the {over_retain} larger \
-                 frames' chunks stay while such frames recur within release_after frames",
-                Bytes(self.suggested_retain()),
-                Bytes(percentiles(&self.peaks)[1])
-            )?,
-            RetainBasis::Ordinary { largest, bursts } => writeln!(
-                f,
-                "retain  {} per frame in flight: the largest ordinary frame ({}) rounded up to \
-                 64 KiB; {bursts} frames ({:.1} %) are bursts over 4x the median frame, so the \
-                 p99 frame ({}) is a burst, whose chunk a retain would keep for good; a burst's \
-                 chunk stays while bursts recur within release_after frames and goes once they \
-                 stop",
-                Bytes(self.suggested_retain()),
-                Bytes(largest),
-                bursts as f64 * 100.0 / self.frames.max(1) as f64,
-                Bytes(percentiles(&self.peaks)[1])
-            )?,
+    /// The words of this report's kind.
+    fn words(&self) -> &'static Words {
+        if self.uploads {
+            &UPLOAD_WORDS
+        } else {
+            &CPU_WORDS
         }
-        let largest = self.largest();
-        write!(
-            f,
-            "max_frame_bytes {}: the smallest power of two at least 4x the largest frame ({} x 4 \
-             = {}), so 4x to 8x it; a limit, not memory: a frame past it fails to write \
-             (FrameTooLarge), and the headroom is for a burst not seen yet",
-            Bytes(self.suggested_reserve()),
-            Bytes(largest),
-            Bytes(largest.saturating_mul(RESERVE_HEADROOM))
-        )
     }
 
     /// The report of an upload arena's frames: the same figures, its

@@ -319,6 +319,9 @@ impl Bump {
         segments: &mut Vec<Segment>,
         mut bytes: &[u8],
     ) -> Result<(), BumpError<C::Error>> {
+        if !bytes.is_empty() {
+            self.open_first(chunks)?;
+        }
         let Some(mut open) = self.open else {
             debug_assert!(false, "expected an open upload");
             return Ok(());
@@ -329,11 +332,6 @@ impl Bump {
             open.elem,
             bytes.len()
         );
-        if !bytes.is_empty() {
-            self.open_first(chunks)?;
-            // The room it opened, if it opened one.
-            open.limit = self.open.map_or(open.limit, |opened| opened.limit);
-        }
         while !bytes.is_empty() {
             let free = open.limit - self.top;
             let n = free.min(bytes.len() as u64);
