@@ -14,10 +14,13 @@
 //! * [`UploadFrame`]: [`upload`](UploadFrame::upload) opens an
 //!   [`UploadWriter`] (push, extend, `extend_from_slice` of `Pod` values),
 //!   [`finish`](UploadWriter::finish) closes it into an [`Upload`] that
-//!   says where it landed, [`copy_to`](UploadFrame::copy_to) records its
-//!   copy, and [`finish`](UploadFrame::finish) hands the chunks to the GPU
-//!   with the encoder: wgpu maps them for writing again when that
-//!   submission is done (`map_buffer_on_submit`), and not before.
+//!   says where it landed, [`copy_to`](UploadFrame::copy_to) (or
+//!   [`copy_to_texture`](UploadFrame::copy_to_texture)) asks for its
+//!   copy, and [`finish`](UploadFrame::finish) records the frame's copies
+//!   on the encoder and hands the chunks to the GPU: wgpu maps them for
+//!   writing again when that submission is done (`map_buffer_on_submit`),
+//!   and not before. [`UploadArena::submitted`] with the submission's
+//!   index lets a later frame wait on exactly it.
 //!
 //! # Why this is sound
 //!
@@ -38,7 +41,11 @@
 //! CPU arena: a frame borrows the arena mutably (one open frame at a
 //! time); an [`Upload`] cannot be used once the next frame has begun; and
 //! a frame's chunks come back only through the GPU's completion (the map
-//! callback), never by a call of yours.
+//! callback), never by a call of yours. No handle to a staging buffer
+//! leaves the arena (a `wgpu::Buffer` can be destroyed from safe code
+//! while the arena writes through its view): copies out of staging
+//! memory are the frame's operations, recorded at its `finish`, so a
+//! frame that is dropped or discarded leaves no copy on any encoder.
 //!
 //! # Example
 //!
@@ -59,9 +66,9 @@
 //!         sprites.push([i as f32, tick as f32, 1.0, 1.0]).unwrap(); // length not known in advance
 //!     }
 //!     let sprites = sprites.finish();
-//!     frame.copy_to(&mut encoder, &sprites, &instances, 0).unwrap();
-//!     frame.finish(&encoder);
-//!     queue.submit([encoder.finish()]);
+//!     frame.copy_to(&sprites, &instances, 0).unwrap();
+//!     frame.finish(&mut encoder);
+//!     arena.submitted(queue.submit([encoder.finish()]));
 //! }
 //! assert_eq!(arena.stats().frames, 4);
 //! assert_eq!(arena.stats().buffers_created, 2);
@@ -83,8 +90,12 @@ mod arena;
 mod error;
 #[cfg(feature = "wgpu")]
 mod frame;
+#[cfg(feature = "wgpu")]
+mod growing_buffer;
 #[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
 mod signal;
+#[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
+mod texture_copy;
 
 #[cfg(feature = "wgpu")]
 pub use arena::{UploadArena, UploadConfig, UploadStats};
@@ -92,6 +103,8 @@ pub use arena::{UploadArena, UploadConfig, UploadStats};
 pub use error::UploadError;
 #[cfg(feature = "wgpu")]
 pub use frame::{Upload, UploadFrame, UploadSegment, UploadWriter};
+#[cfg(feature = "wgpu")]
+pub use growing_buffer::GrowingBuffer;
 
 /// The environment variable that lets the GPU tests and doc examples skip
 /// where no adapter is found: set to `skip`. Unset (as in CI), no adapter

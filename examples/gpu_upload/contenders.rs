@@ -48,6 +48,11 @@ pub trait Contender: Sized {
     /// The contender's name on the command line and in the output.
     const NAME: &'static str;
 
+    /// Whether it waits for its frames in flight itself (the arena's
+    /// `begin_frame` does); the others are waited for by the measuring
+    /// loop, as a renderer using them waits.
+    const WAITS_ITSELF: bool = false;
+
     fn new(gpu: &Gpu, instances: u32) -> Self;
 
     /// Builds `n` instances, uploads them into `dst` (from offset 0) and
@@ -128,8 +133,9 @@ impl Contender for WriteBufferWith {
     }
 }
 
-/// `wgpu::util::StagingBelt`, its chunks the frame's size (given in
-/// advance), recalled after each submit.
+/// `wgpu::util::StagingBelt`, sized by hand as a careful programmer
+/// sizes it: its chunks hold the largest frame (a burst's, where there
+/// are bursts), recalled after each submit.
 pub struct Belt(wgpu::util::StagingBelt);
 
 impl Contender for Belt {
@@ -228,6 +234,7 @@ impl<const PUSH: bool> UploadArena<PUSH> {
 
 impl<const PUSH: bool> Contender for UploadArena<PUSH> {
     const NAME: &'static str = if PUSH { "arena_push" } else { "arena" };
+    const WAITS_ITSELF: bool = true;
 
     fn new(gpu: &Gpu, instances: u32) -> Self {
         UploadArena::with_counter(gpu, instances, || 0)
@@ -255,11 +262,13 @@ impl<const PUSH: bool> Contender for UploadArena<PUSH> {
         }
         let instances = instances.finish();
         frame
-            .copy_to(&mut encoder, &instances, dst, 0)
+            .copy_to(&instances, dst, 0)
             .expect("a copy within the destination");
-        frame.finish(&encoder);
+        frame.finish(&mut encoder);
         self.allocations_in_calls += (self.count)() - before;
-        submit(gpu, encoder)
+        let index = submit(gpu, encoder);
+        self.arena.submitted(index.clone());
+        index
     }
 
     fn allocations_in_calls(&self) -> u64 {

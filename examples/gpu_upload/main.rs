@@ -73,13 +73,42 @@ struct Settings {
     warm_up: usize,
     cpu: usize,
     pin: bool,
+    /// Every this many frames, a burst of `BURST` times the instances
+    /// (0: no bursts).
+    burst_every: usize,
+}
+
+/// A burst frame's instances, in ordinary frames' (the game's explosion).
+const BURST: u32 = 8;
+
+impl Settings {
+    /// The instances of measured frame `i`.
+    fn instances_of(&self, i: usize) -> u32 {
+        if self.burst_every > 0 && i % self.burst_every == self.burst_every - 1 {
+            self.instances * BURST
+        } else {
+            self.instances
+        }
+    }
+
+    /// The most instances a frame has: what a careful programmer sizes
+    /// the belt and the destination for.
+    fn max_instances(&self) -> u32 {
+        if self.burst_every > 0 {
+            self.instances * BURST
+        } else {
+            self.instances
+        }
+    }
 }
 
 /// What one process measured, over its steady frames.
 #[derive(Clone, Copy, Default)]
 struct Measured {
-    /// Median thread CPU per frame, in microseconds.
+    /// Median thread CPU per frame, in microseconds (ordinary frames).
     cpu_us: f64,
+    /// The same for burst frames (negative: no bursts).
+    burst_us: f64,
     /// Heap allocations of the whole frame, per frame.
     allocations: f64,
     /// Heap allocations around tickarena's calls, per frame.
@@ -99,6 +128,7 @@ fn main() {
         warm_up: 60,
         cpu: 1,
         pin: true,
+        burst_every: 0,
     };
     let mut pairs = 5usize;
     let mut contender = None;
@@ -110,6 +140,7 @@ fn main() {
             "--pairs" => pairs = flags.value(&flag, "a number of pairs of runs"),
             "--cpu" => settings.cpu = flags.value(&flag, "a CPU number"),
             "--no-pin" => settings.pin = false,
+            "--burst-every" => settings.burst_every = flags.value(&flag, "a number of frames"),
             "--adapter" => {
                 // The adapter the contenders would run on, and nothing else.
                 match Gpu::new() {
@@ -170,15 +201,18 @@ fn parent(settings: Settings, pairs: usize) {
             count(allocations)
         );
     }
-    let ratio = |arena: usize, other: usize| {
+    // Paired process by process: the median, lowest and highest ratio of
+    // `field` (ordinary or burst frames).
+    let ratio_of = |arena: usize, other: usize, field: fn(&Measured) -> f64| {
         let mut ratios: Vec<f64> = runs[arena]
             .iter()
             .zip(&runs[other])
-            .map(|(arena, other)| arena.cpu_us / other.cpu_us)
+            .map(|(arena, other)| field(arena) / field(other))
             .collect();
         let middle = median(&mut ratios);
         (middle, ratios[0], ratios[ratios.len() - 1])
     };
+    let ratio = |arena: usize, other: usize| ratio_of(arena, other, |run| run.cpu_us);
     let position = |name: &str| NAMES.iter().position(|&n| n == name).unwrap();
     let arena = position(UploadArena::<false>::NAME);
     let push = position(UploadArenaPush::NAME);
@@ -212,6 +246,15 @@ fn parent(settings: Settings, pairs: usize) {
     println!("arena vs staging belt: {middle:.2}× ({low:.2}–{high:.2})");
     let (middle, low, high) = ratio(arena, reused);
     println!("arena vs reused Vec + write_buffer: {middle:.2}× ({low:.2}–{high:.2})");
+    if settings.burst_every > 0 {
+        for (other, name) in [(with, "write_buffer_with"), (belt, "staging belt")] {
+            let (middle, low, high) = ratio_of(arena, other, |run| run.burst_us);
+            println!(
+                "arena vs {name}, burst frames ({BURST}× every {}): {middle:.2}× ({low:.2}–{high:.2})",
+                settings.burst_every
+            );
+        }
+    }
     let (around, ..) = per_contender(arena, |run| run.allocations_in_calls);
     let (by_hand, ..) = per_contender(arena, |run| run.by_hand);
     // Each process's difference, then their median: the two counts of one
@@ -269,6 +312,7 @@ fn spawn(name: &str, settings: Settings) -> (String, Measured) {
     if !settings.pin {
         args.push("--no-pin".into());
     }
+    args.extend(["--burst-every".into(), settings.burst_every.to_string()]);
     let output = std::process::Command::new(std::env::current_exe().expect("this program"))
         .args(&args)
         .output()
@@ -287,6 +331,7 @@ fn spawn(name: &str, settings: Settings) -> (String, Measured) {
     let number = |prefix: &str| -> f64 { line(prefix).trim().parse().expect("a number") };
     let measured = Measured {
         cpu_us: number("cpu_us: "),
+        burst_us: number("burst_us: "),
         allocations: number("allocations: "),
         allocations_in_calls: number("allocations_in_calls: "),
         by_hand: number("by_hand: "),
@@ -310,27 +355,36 @@ fn child(name: &str, settings: Settings) {
         UploadArenaPush::NAME => measure(
             &gpu,
             settings,
-            UploadArenaPush::with_counter(&gpu, settings.instances, thread_allocations),
+            UploadArenaPush::with_counter(&gpu, settings.max_instances(), thread_allocations),
         ),
         UploadArena::<false>::NAME => measure(
             &gpu,
             settings,
-            UploadArena::<false>::with_counter(&gpu, settings.instances, thread_allocations),
+            UploadArena::<false>::with_counter(&gpu, settings.max_instances(), thread_allocations),
         ),
         WriteBufferWith::NAME => measure(
             &gpu,
             settings,
-            WriteBufferWith::new(&gpu, settings.instances),
+            WriteBufferWith::new(&gpu, settings.max_instances()),
         ),
-        Belt::NAME => measure(&gpu, settings, Belt::new(&gpu, settings.instances)),
-        ReusedVec::NAME => measure(&gpu, settings, ReusedVec::new(&gpu, settings.instances)),
-        FreshVec::NAME => measure(&gpu, settings, FreshVec::new(&gpu, settings.instances)),
+        Belt::NAME => measure(&gpu, settings, Belt::new(&gpu, settings.max_instances())),
+        ReusedVec::NAME => measure(
+            &gpu,
+            settings,
+            ReusedVec::new(&gpu, settings.max_instances()),
+        ),
+        FreshVec::NAME => measure(
+            &gpu,
+            settings,
+            FreshVec::new(&gpu, settings.max_instances()),
+        ),
         _ => unreachable!("the flags name a contender"),
     };
     if name == UploadArena::<false>::NAME {
         measured.by_hand = by_hand_allocations(&gpu, settings.instances);
     }
     println!("cpu_us: {}", measured.cpu_us);
+    println!("burst_us: {}", measured.burst_us);
     println!("allocations: {}", measured.allocations);
     println!("allocations_in_calls: {}", measured.allocations_in_calls);
     println!("by_hand: {}", measured.by_hand);
@@ -359,26 +413,41 @@ fn by_hand_allocations(gpu: &Gpu, instances: u32) -> f64 {
 }
 
 /// The frames of one contender: each one's thread CPU time (building,
-/// uploading, submitting and polling the device; waiting for the GPU
-/// costs the thread nothing) and heap allocations.
+/// uploading, submitting, and the wait before the next frame: polling
+/// the device costs the thread, a blocking wait for the GPU costs it
+/// nothing) and heap allocations. The whole frame as each is written: the
+/// arena waits for its own frames in flight in `begin_frame` (told each
+/// submission); the others wait for the oldest frame in flight after
+/// submitting, as a renderer using them must.
 fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Measured {
-    let n = settings.instances;
-    let dst = gpu.destination(u64::from(n) * size_of::<contenders::Instance>() as u64);
+    let dst = gpu.destination(
+        u64::from(settings.max_instances()) * size_of::<contenders::Instance>() as u64,
+    );
     let mut in_flight = InFlight::new(FRAMES_IN_FLIGHT);
-    let mut cpu_ns: Vec<u64> = Vec::with_capacity(settings.frames);
-    for _ in 0..settings.warm_up {
-        let index = contender.frame(gpu, n, &dst);
-        in_flight.submitted(gpu, index);
+    let mut frame = |contender: &mut C, i: usize| {
+        let index = contender.frame(gpu, settings.instances_of(i), &dst);
+        if !C::WAITS_ITSELF {
+            in_flight.submitted(gpu, index);
+        }
+    };
+    for i in 0..settings.warm_up {
+        frame(&mut contender, i);
     }
+    let mut cpu_ns: Vec<u64> = Vec::with_capacity(settings.frames);
+    let mut burst_ns: Vec<u64> = Vec::with_capacity(settings.frames);
     let in_calls_before = contender.allocations_in_calls();
     let buffers_before = contender.buffers_created();
     let allocations_before = thread_allocations();
-    for _ in 0..settings.frames {
+    for i in 0..settings.frames {
         let began = thread_cpu_ns();
-        let index = contender.frame(gpu, n, &dst);
-        in_flight.submitted(gpu, index);
-        // Never allocates: its capacity is `frames`.
-        cpu_ns.push(thread_cpu_ns() - began);
+        frame(&mut contender, i);
+        // Neither allocates: their capacity is `frames`.
+        let spent = thread_cpu_ns() - began;
+        if settings.instances_of(i) == settings.instances {
+            cpu_ns.push(spent);
+        } else {
+            burst_ns.push(spent);
+        }
     }
     let frames = settings.frames as f64;
     let allocations = (thread_allocations() - allocations_before) as f64 / frames;
@@ -387,12 +456,18 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
         (Some(before), Some(after)) => (after - before) as f64 / frames,
         _ => -1.0,
     };
+    drop(frame);
     in_flight.drain(gpu);
     if let Some(details) = contender.details() {
         println!("details: {details}");
     }
     Measured {
         cpu_us: median(&mut cpu_ns) as f64 / 1000.0,
+        burst_us: if burst_ns.is_empty() {
+            -1.0
+        } else {
+            median(&mut burst_ns) as f64 / 1000.0
+        },
         allocations,
         allocations_in_calls,
         // The arena's process counts it after its frames, in `child`.

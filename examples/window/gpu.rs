@@ -20,7 +20,6 @@ use winit::window::Window;
 
 use crate::canvas::Canvas;
 use crate::counting_alloc::thread_allocations;
-use crate::image_copy::row_copies;
 use crate::quads::Quad;
 use crate::scene::BACKGROUND;
 
@@ -380,22 +379,18 @@ impl GpuRenderer {
             // One instance buffer for every frame: the queue runs this
             // copy after the last frame's draw, which read it before.
             if let Some(quads) = &quads
-                && let Err(error) = frame.copy_to(&mut encoder, quads, &gpu.instances, 0)
+                && let Err(error) = frame.copy_to(quads, &gpu.instances, 0)
             {
                 failed.get_or_insert(error);
             }
-            let copied = image.and_then(|image| {
-                for segment in frame.segments(&image)? {
-                    if let Some(overlay) = &gpu.overlay {
-                        copy_rows(
-                            &mut encoder,
-                            &segment,
-                            &overlay.texture,
-                            padded_width(width),
-                        );
-                    }
-                }
-                Ok(())
+            let copied = image.and_then(|image| match &gpu.overlay {
+                Some(overlay) => frame.copy_to_texture(
+                    &image,
+                    overlay.texture.as_image_copy(),
+                    padded_width(width) * 4,
+                    overlay.texture.size(),
+                ),
+                None => Ok(()),
             });
             if let Err(error) = copied {
                 failed.get_or_insert(error);
@@ -404,7 +399,7 @@ impl GpuRenderer {
         }
         // The staging memory goes back to the arena once the GPU is done
         // with this submission.
-        frame.finish(&encoder);
+        frame.finish(&mut encoder);
         let stats = self.uploads.stats();
         // wgpu allocates inside `device.poll`, which `begin_frame` calls
         // when this frame's staging memory was not back yet: such a frame
@@ -415,7 +410,8 @@ impl GpuRenderer {
         if stats.frames == WARM_UP {
             self.created_in_warm_up = Some(stats.buffers_created);
         }
-        gpu.queue.submit([encoder.finish()]);
+        // `begin_frame` waits on this submission alone when it must.
+        self.uploads.submitted(gpu.queue.submit([encoder.finish()]));
         if let Some(texture) = texture {
             gpu.window.pre_present_notify();
             gpu.queue.present(texture);
@@ -445,43 +441,6 @@ pub struct Drew<R> {
 
 /// Whether this is a browser page, where `begin_frame` does not wait.
 const IN_A_PAGE: bool = cfg!(all(target_family = "wasm", target_os = "unknown"));
-
-/// Records the copy of one segment of the overlay's upload (texels of 4
-/// bytes, rows `row` texels long) into `texture`.
-fn copy_rows(
-    encoder: &mut wgpu::CommandEncoder,
-    segment: &tickarena::gpu::UploadSegment<'_>,
-    texture: &wgpu::Texture,
-    row: u32,
-) {
-    for copy in row_copies(segment.dst_offset / 4, segment.size / 4, row) {
-        encoder.copy_buffer_to_texture(
-            wgpu::TexelCopyBufferInfo {
-                buffer: segment.buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: segment.offset + copy.offset,
-                    bytes_per_row: Some(row * 4),
-                    rows_per_image: None,
-                },
-            },
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d {
-                    x: copy.x,
-                    y: copy.y,
-                    z: 0,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::Extent3d {
-                width: copy.width,
-                height: copy.height,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
-}
 
 impl Gpu {
     /// Says what went wrong with an upload, the first time.

@@ -41,7 +41,6 @@ mod gpu;
         reason = "the wgpu renderer's overlay copies, tested without it"
     )
 )]
-mod image_copy;
 mod layout;
 #[cfg(not(target_family = "wasm"))]
 mod native;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bump::{Bump, COPY_ALIGN, Segment};
 use super::error::UploadError;
-use super::frame::{Staging, UploadFrame};
+use super::frame::{PendingCopy, Staging, UploadFrame};
 use super::growth::{fitting, holding, next_chunk};
 use super::signal::{FAILED, MAPPED, NEVER_SUBMITTED, Notify, PENDING, Signal};
 use crate::arena::{Budgets, DEFAULT_RELEASE_AFTER, Retention};
@@ -157,12 +157,13 @@ pub struct UploadStats {
     pub breaches: u64,
 }
 
-/// One staging buffer, and its mapped view while its frame is open.
+/// One staging buffer. The frame's writers hold views of their rooms in
+/// it while they write; none is left once the frame is finished or
+/// dropped. Dropped with the arena, a chunk is freed once the last
+/// submission that copies from it is gone (never destroyed then: an
+/// encoder finished but not yet submitted still copies from it).
 pub(super) struct Chunk {
     pub(super) buffer: wgpu::Buffer,
-    /// The whole chunk's write-only view, taken when the frame first
-    /// writes to it and dropped before it is unmapped.
-    pub(super) view: Option<wgpu::BufferViewMut>,
     pub(super) signal: Arc<Signal>,
 }
 
@@ -171,6 +172,14 @@ pub(super) struct Slot {
     pub(super) chunks: Vec<Chunk>,
     pub(super) bump: Bump,
     pub(super) segments: Vec<Segment>,
+    /// The copies the open frame records at its finish (kept between
+    /// frames for their room: no allocation in a steady frame).
+    pub(super) copies: Vec<PendingCopy>,
+    /// The submission that carries the slot's last finished frame, as
+    /// [`UploadArena::submitted`] said: `begin_frame` waits on it alone.
+    pub(super) submission: Option<wgpu::SubmissionIndex>,
+    /// Finished and handed to the GPU, its submission not told yet.
+    pub(super) awaiting_submission: bool,
     pub(super) tags: TagBytes,
     /// The number of the frame that used it last.
     pub(super) frame: u64,
@@ -180,6 +189,9 @@ pub(super) struct Slot {
 
 /// Segments a frame's table holds before it grows (kept between frames).
 const SEGMENTS: usize = 256;
+
+/// Copies a frame records before its list grows (kept between frames).
+const COPIES: usize = 64;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -206,8 +218,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 ///     let mut encoder = device.create_command_encoder(&Default::default());
 ///     let mut frame = arena.begin_frame().unwrap();
 ///     let upload = frame.upload_slice(&[[1.0f32, 2.0], [3.0, 4.0]]).unwrap();
-///     frame.copy_to(&mut encoder, &upload, &dst, 0).unwrap();
-///     frame.finish(&encoder);
+///     frame.copy_to(&upload, &dst, 0).unwrap();
+///     frame.finish(&mut encoder);
 ///     queue.submit([encoder.finish()]);
 /// }
 /// assert_eq!(arena.stats().buffers_created, 2); // one chunk per frame in flight
@@ -232,6 +244,9 @@ pub struct UploadArena {
     pub(super) budgets: Budgets,
     /// Each tag's upload budget (no bytes).
     pub(super) budget_table: TagBytes,
+    /// A frame had several uploads open at once: rooms are claimed in
+    /// blocks from then on (see [`UploadFrame::upload`]).
+    pub(super) uploads_together: bool,
     /// A frame dropped without `finish`, to report.
     pub(super) abandoned: Option<u64>,
     /// The device was found lost: every frame from now on says so.
@@ -244,6 +259,11 @@ pub struct UploadArena {
 /// latest submission, so the arena waits in steps and looks at its own
 /// frame's chunks between them (wgpu runs the callbacks of what finished).
 const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// The longest `begin_frame` waits on a frame's own submission in one
+/// wait (then it goes on in steps, and says `AllInFlight` where all the
+/// submitted work is done and the frame still not back).
+const OWN_SUBMISSION_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// How long `begin_frame` keeps looking at a frame whose submitted work
 /// is all done but which is not back yet, before it says `AllInFlight`:
@@ -298,6 +318,9 @@ impl UploadArena {
                 chunks: Vec::with_capacity(8),
                 bump: Bump::new(config.chunk_size),
                 segments: Vec::with_capacity(SEGMENTS),
+                copies: Vec::with_capacity(COPIES),
+                submission: None,
+                awaiting_submission: false,
                 tags: TagBytes::default(),
                 frame: 0,
                 first_size: config.chunk_size,
@@ -310,15 +333,16 @@ impl UploadArena {
             next: 0,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             stats: UploadStats::default(),
-            retention: Retention::new(config.retain as usize, config.release_after),
+            retention: Retention::new(saturating_usize(config.retain), config.release_after),
             keep_bytes: None,
             last_bytes: 0,
             history: FrameHistory::with_capacity(config.history),
             budgets: Budgets::new(
                 config.budget_policy,
-                config.frame_budget.map(|b| b as usize),
+                config.frame_budget.map(saturating_usize),
             ),
             budget_table: TagBytes::default(),
+            uploads_together: false,
             abandoned: None,
             lost: false,
             max_chunk,
@@ -362,7 +386,10 @@ impl UploadArena {
     /// thread too: that poll may have retired the frame's submission and
     /// not yet run its map callback, so the queue looks empty a moment
     /// before the frame is back; `begin_frame` waits for that callback
-    /// rather than report a frame in flight.
+    /// rather than report a frame in flight. It also says `AllInFlight`
+    /// after waiting 5 s for a frame that is not back (a GPU that far
+    /// behind, or an encoder never submitted while other work keeps the
+    /// queue busy).
     ///
     /// In a browser (`wasm32-unknown-unknown`) it never waits, since a
     /// page's thread cannot block: there it is
@@ -417,6 +444,7 @@ impl UploadArena {
         let slot = &mut self.slots[index];
         slot.bump.reset();
         slot.segments.clear();
+        slot.copies.clear();
         slot.tags = self.budget_table;
         self.stats.frames += 1;
         slot.frame = self.stats.frames;
@@ -425,21 +453,31 @@ impl UploadArena {
     }
 
     /// Brings slot `index` back from the GPU: every chunk mapped again.
-    /// First a non-blocking poll; then (if `wait`) waits in steps of
-    /// [`WAIT_STEP`] until this slot's chunks are back, so that the frames
-    /// submitted after this one stay in flight.
+    /// Where the slot's submission is known ([`submitted`](Self::submitted)),
+    /// one blocking wait on that submission alone (which returns at once
+    /// when it is done), so that the frames submitted after it stay in
+    /// flight and a GPU that is behind costs the CPU one wait. Otherwise
+    /// a non-blocking poll first; then (if `wait`) waits in steps of
+    /// [`WAIT_STEP`] until this slot's chunks are back.
     fn settle(&mut self, index: usize, wait: bool) -> Result<(), UploadError> {
         #[derive(PartialEq)]
         enum Next {
+            /// One wait on the slot's own submission.
+            OwnSubmission,
             Poll,
             Wait,
             /// All submitted work is done: no poll can bring more back.
             Done,
         }
         let mut next = Next::Poll;
+        if wait && self.slots[index].submission.is_some() {
+            next = Next::OwnSubmission;
+        }
         // When all submitted work was first seen done with this slot's
         // frame still pending (see `SUBMIT_GRACE`).
         let mut done_since: Option<std::time::Instant> = None;
+        // When the steps of `WAIT_STEP` began.
+        let mut waiting_since: Option<std::time::Instant> = None;
         loop {
             let mut pending = false;
             let mut error = None;
@@ -475,9 +513,14 @@ impl UploadArena {
                 return Err(error);
             }
             if !pending {
+                slot.submission = None;
                 return Ok(());
             }
             let poll = match next {
+                Next::OwnSubmission => wgpu::PollType::Wait {
+                    submission_index: slot.submission.take(),
+                    timeout: Some(OWN_SUBMISSION_LIMIT),
+                },
                 Next::Done if wait => {
                     // Another thread's poll may be about to run this
                     // frame's callback: look again, in short steps, for a
@@ -497,14 +540,40 @@ impl UploadArena {
                     });
                 }
                 Next::Poll => wgpu::PollType::Poll,
+                // The latest submission may never finish while another
+                // thread keeps submitting and this frame's encoder was
+                // never submitted: the steps end after the same limit
+                // as one wait on the frame's own submission.
+                Next::Wait
+                    if waiting_since
+                        .get_or_insert_with(std::time::Instant::now)
+                        .elapsed()
+                        >= OWN_SUBMISSION_LIMIT =>
+                {
+                    return Err(UploadError::AllInFlight {
+                        frames: self.slots.len(),
+                    });
+                }
                 Next::Wait => wgpu::PollType::Wait {
                     submission_index: None,
                     timeout: Some(WAIT_STEP),
                 },
             };
             self.stats.polls += 1;
-            let waited = next == Next::Wait;
+            let (waited, own) = (next == Next::Wait, next == Next::OwnSubmission);
+            if own {
+                self.stats.waits += 1;
+            }
             next = match self.device.poll(poll) {
+                // Its own submission done and the slot still pending: the
+                // index said was not the one that carried the frame (or
+                // another thread's poll is running the callback): the
+                // steps below find it.
+                Ok(_) | Err(wgpu::PollError::Timeout) if own => Next::Poll,
+                // An index this device never returned from a successful
+                // submit (another device's, or a failed submit's) is no
+                // lost device: it is forgotten, and the steps go on.
+                Err(wgpu::PollError::WrongSubmissionIndex(..)) => Next::Poll,
                 Ok(status) if status.is_queue_empty() || waited => Next::Done,
                 Ok(_) if wait => {
                     self.stats.waits += 1;
@@ -514,11 +583,46 @@ impl UploadArena {
                 // The latest submission is not done yet; wgpu has run the
                 // callbacks of what is: look at this slot again.
                 Err(wgpu::PollError::Timeout) => Next::Wait,
-                Err(_) => {
-                    self.lost = true;
-                    return Err(UploadError::DeviceLost);
-                }
+                // No other error: on wgpu-core, `device.poll` returns only
+                // these two, and a device error panics inside wgpu.
             };
+        }
+    }
+
+    /// Tells the arena the submission that carries the frames finished
+    /// since the last call: pass it what `queue.submit` returned for the
+    /// encoder given to [`finish`](UploadFrame::finish). When
+    /// [`begin_frame`](Self::begin_frame) must wait for such a frame's
+    /// staging memory, it then waits on that submission alone, in one
+    /// blocking wait, and the frames after it stay in flight. Without it,
+    /// `begin_frame` still waits for the right frame, but in steps of
+    /// half a millisecond, each a wake-up and a poll (the CPU time of
+    /// about two blocking waits per frame where the GPU is behind).
+    /// Where another part of the program submits (an engine's render
+    /// graph), not calling it is fine.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+    /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// for _ in 0..4 {
+    ///     let mut encoder = device.create_command_encoder(&Default::default());
+    ///     let mut frame = arena.begin_frame().unwrap();
+    ///     let _ = frame.upload_slice(&[1u32, 2, 3]).unwrap();
+    ///     frame.finish(&mut encoder);
+    ///     arena.submitted(queue.submit([encoder.finish()]));
+    /// }
+    /// assert_eq!(arena.stats().frames, 4);
+    /// ```
+    pub fn submitted(&mut self, index: wgpu::SubmissionIndex) {
+        for slot in self
+            .slots
+            .iter_mut()
+            .filter(|slot| slot.awaiting_submission)
+        {
+            slot.awaiting_submission = false;
+            slot.submission = Some(index.clone());
         }
     }
 
@@ -553,7 +657,6 @@ impl UploadArena {
         match target {
             Some(size) => {
                 for chunk in slot.chunks.drain(..) {
-                    drop(chunk.view);
                     chunk.buffer.destroy();
                     self.stats.buffers_destroyed += 1;
                 }
@@ -600,13 +703,16 @@ impl UploadArena {
     pub(super) fn frame_ended(&mut self, bytes: u64, needed: u64) {
         self.stats.high_water = self.stats.high_water.max(bytes);
         self.last_bytes = needed;
-        if self.retention.frame_ended(needed as usize) {
+        if self.retention.frame_ended(saturating_usize(needed)) {
             self.keep_bytes = Some(self.retention.end_window().keep as u64);
         }
     }
 
     /// Sets `tag`'s upload budget: bytes per frame, checked as each frame
-    /// finishes, under the arena's [`BudgetPolicy`].
+    /// finishes, under the arena's [`BudgetPolicy`]. The arena tells
+    /// [`MAX_TAGS`](crate::MAX_TAGS) tags apart: a budget for a tag past
+    /// those is ignored, as [`FrameArena::set_budget`](crate::FrameArena::set_budget)
+    /// ignores it (it never takes another tag's budget).
     ///
     /// # Example
     ///
@@ -617,15 +723,40 @@ impl UploadArena {
     /// let config = UploadConfig { budget_policy: BudgetPolicy::Count, ..Default::default() };
     /// let mut arena = UploadArena::new(&device, config);
     /// arena.set_budget(SPRITES, 8);
-    /// let encoder = device.create_command_encoder(&Default::default());
+    /// let mut encoder = device.create_command_encoder(&Default::default());
     /// let mut frame = arena.begin_frame().unwrap();
     /// let _ = frame.upload_slice_tagged(SPRITES, &[0u32; 4]).unwrap();
-    /// let record = frame.finish(&encoder);
+    /// let record = frame.finish(&mut encoder);
     /// assert!(record.tags.over_budget().eq([(SPRITES, 16, 8)]));
     /// assert_eq!(arena.stats().breaches, 1);
     /// ```
     pub fn set_budget(&mut self, tag: Tag, bytes: u64) {
-        self.budget_table.set_budget_of(tag, Some(bytes as usize));
+        self.budget_table
+            .set_budget_of(tag, Some(saturating_usize(bytes)));
+    }
+
+    /// Destroys the staging chunks of the frames handed to the GPU and
+    /// not back yet, as a lost buffer would be: their maps then fail, as
+    /// the tests of `MapFailed` need. Only a finished frame's chunks are
+    /// touched (no writer holds a view of them), so no write of the
+    /// arena's can reach a destroyed buffer's memory. Not for programs: the arena
+    /// hands out no staging buffer for this reason.
+    ///
+    /// ```
+    /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
+    /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
+    /// assert_eq!(arena.destroy_chunks_in_flight(), 0);
+    /// ```
+    #[doc(hidden)]
+    pub fn destroy_chunks_in_flight(&mut self) -> usize {
+        let mut destroyed = 0;
+        for slot in self.slots.iter() {
+            for chunk in slot.chunks.iter().filter(|c| c.signal.get() == PENDING) {
+                chunk.buffer.destroy();
+                destroyed += 1;
+            }
+        }
+        destroyed
     }
 
     /// What the arena has done so far.
@@ -683,15 +814,23 @@ impl UploadArena {
     /// ```
     /// # let Some((device, queue)) = tickarena::gpu::test_device() else { return };
     /// let mut arena = tickarena::gpu::UploadArena::new(&device, Default::default());
-    /// let encoder = device.create_command_encoder(&Default::default());
+    /// let mut encoder = device.create_command_encoder(&Default::default());
     /// let mut frame = arena.begin_frame().unwrap();
     /// let _ = frame.upload_slice(&[0u32; 256]).unwrap();
-    /// frame.finish(&encoder);
+    /// frame.finish(&mut encoder);
     /// assert_eq!(arena.report().frame_max(), 1024);
     /// ```
     pub fn report(&self) -> SizingReport {
         self.history.report().for_uploads()
     }
+}
+
+/// Bytes counted in `u64` (wgpu's sizes) where the tags, budgets and
+/// retention count in `usize`: on a 32-bit target (wasm32) a figure past
+/// `usize::MAX` is `usize::MAX`, never cut to its low bits (a budget of
+/// 4 GiB is no budget of 0).
+pub(super) fn saturating_usize(bytes: u64) -> usize {
+    usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
 /// The room a frame needs, as retention and the next chunk's size count
@@ -702,7 +841,11 @@ impl UploadArena {
 /// chunks are kept.
 pub(super) fn needed(bump: &Bump, max_chunk: u64) -> u64 {
     let one = bump.one_chunk();
-    if one <= max_chunk {
+    if bump.had_uploads_together() {
+        // Rooms left unused beside one another count too: one chunk of
+        // the frame's span holds the same frame again.
+        one.max(bump.spanned())
+    } else if one <= max_chunk {
         one
     } else {
         one.max(bump.spanned())
@@ -729,32 +872,36 @@ pub(super) fn make_chunk(staging: &mut Staging<'_>) -> Result<(), UploadError> {
             max_frame_bytes: config.max_frame_bytes,
         });
     };
-    let buffer = staging.device.create_buffer(&wgpu::BufferDescriptor {
+    let descriptor = wgpu::BufferDescriptor {
         label: Some(config.label),
         size,
         usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: true,
-    });
+    };
+    // An allocation the device cannot make is an error of the write that
+    // needed it, not wgpu's default handler's panic. Its scope answers at
+    // once on native backends; a browser's answers between the page's
+    // tasks, where nothing can wait for it (there the handler's message
+    // stays).
+    let buffer = if MAY_WAIT {
+        let scope = staging
+            .device
+            .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let buffer = staging.device.create_buffer(&descriptor);
+        if super::ready(scope.pop()).is_some() {
+            buffer.destroy();
+            return Err(UploadError::OutOfMemory { bytes: size });
+        }
+        buffer
+    } else {
+        staging.device.create_buffer(&descriptor)
+    };
     staging.chunks.push(Chunk {
         buffer,
-        view: None,
         signal: Arc::new(Signal::default()),
     });
     staging.stats.buffers_created += 1;
     Ok(())
-}
-
-impl Drop for UploadArena {
-    /// Destroys the staging buffers (wgpu keeps one alive until the GPU
-    /// is done with it).
-    fn drop(&mut self) {
-        for slot in self.slots.iter_mut() {
-            for chunk in slot.chunks.drain(..) {
-                drop(chunk.view);
-                chunk.buffer.destroy();
-            }
-        }
-    }
 }
 
 impl core::fmt::Debug for UploadArena {

@@ -45,8 +45,7 @@ pub enum UploadError {
     /// makes a new one.
     MapFailed,
     /// The device is lost (destroyed, reset, or the driver gone): a new
-    /// staging chunk could not be mapped, or `device.poll` failed. Every
-    /// later frame says so too.
+    /// staging chunk could not be mapped. Every later frame says so too.
     /// Make a new device and a new arena. (A lost device's first sign may
     /// be a [`MapFailed`](Self::MapFailed): wgpu's map callback does not
     /// say why a map failed.)
@@ -71,6 +70,20 @@ pub enum UploadError {
     /// An upload of a zero-sized type: it would have no bytes and no
     /// length to count. Nothing was opened; upload something with bytes.
     ZeroSizedElement,
+    /// A copy into a texture that wgpu would refuse
+    /// ([`UploadFrame::copy_to_texture`](super::UploadFrame::copy_to_texture)
+    /// says each case). Nothing was recorded.
+    TextureCopy {
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// wgpu could not allocate a staging chunk: the device is out of
+    /// memory. Nothing of the write that needed the chunk was lost but
+    /// what the error of that write says; a later frame tries again.
+    OutOfMemory {
+        /// The chunk's bytes.
+        bytes: u64,
+    },
     /// A copy's destination offset is not a multiple of 4, or the
     /// destination is too small for the upload (padded to 4 bytes).
     BadDestination {
@@ -123,6 +136,16 @@ impl fmt::Display for UploadError {
             ),
             UploadError::ZeroSizedElement => f.write_str(
                 "uploads of a zero-sized type have no bytes to copy: upload something with bytes",
+            ),
+            UploadError::TextureCopy { why } => {
+                write!(
+                    f,
+                    "the copy into a texture would be refused: {why}; nothing was recorded"
+                )
+            }
+            UploadError::OutOfMemory { bytes } => write!(
+                f,
+                "the device is out of memory for a staging chunk of {bytes} bytes"
             ),
             UploadError::BadDestination {
                 offset,

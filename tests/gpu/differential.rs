@@ -162,7 +162,7 @@ fn differential(seed: u64, chunk_size: u64, fif: usize, frames: usize, release_a
         let mut encoder = device.create_command_encoder(&Default::default());
         let mut offset = 4 * rng.random_range(0..3u64);
         for (upload, bytes) in &made {
-            frame.copy_to(&mut encoder, upload, &dst, offset).unwrap();
+            frame.copy_to(upload, &dst, offset).unwrap();
             let o = offset as usize;
             expected[o..o + bytes.len()].copy_from_slice(bytes);
             let padded = bytes.len().next_multiple_of(4);
@@ -174,7 +174,7 @@ fn differential(seed: u64, chunk_size: u64, fif: usize, frames: usize, release_a
             frame.discard();
             continue;
         }
-        frame.finish(&encoder);
+        frame.finish(&mut encoder);
         queue.submit([encoder.finish()]);
         pending.push(Pending {
             dst,
@@ -254,13 +254,13 @@ fn random_frames_past_the_largest_buffer_land_byte_for_byte() {
             for (upload, bytes) in &made {
                 let size = (bytes.len() as u64 + 8).next_multiple_of(4);
                 let dst = sentinel_dst(&device, size);
-                frame.copy_to(&mut encoder, upload, &dst, 4).unwrap();
+                frame.copy_to(upload, &dst, 4).unwrap();
                 let mut expected = vec![SENTINEL; size as usize];
                 expected[4..4 + bytes.len()].copy_from_slice(bytes);
                 expected[4 + bytes.len()..4 + bytes.len().next_multiple_of(4)].fill(0);
                 here.push((dst, expected));
             }
-            frame.finish(&encoder);
+            frame.finish(&mut encoder);
             queue.submit([encoder.finish()]);
             pending.extend(here);
             if f % (fif + 1) == 0 {

@@ -2,7 +2,7 @@
 // staging memory handed to the GPU.
 use tickarena::gpu::UploadArena;
 
-fn frames(arena: &mut UploadArena, encoder: &tickarena::gpu::wgpu::CommandEncoder) {
+fn frames(arena: &mut UploadArena, encoder: &mut tickarena::gpu::wgpu::CommandEncoder) {
     let mut frame = arena.begin_frame().unwrap();
     let mut points = frame.upload::<u32>().unwrap();
     frame.finish(encoder);
