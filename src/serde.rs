@@ -5,10 +5,13 @@
 //!
 //! - [`DeserializeIn<'a>`]: types that deserialize with their nested data
 //!   in a `&'a FrameArena`: primitives, `char`, `bool`, arrays, tuples,
-//!   `Option`, `&'a str` and `&'a [T]` (copied into the arena),
-//!   [`FrameString`], [`FrameVec`], [`FrameBox`], [`SegmentedList`] in the
-//!   arena and [`FrameHashMap`](crate::FrameHashMap), and with the `derive`
-//!   feature, your structs and enums (`#[derive(DeserializeIn)]`).
+//!   `Option`, `&'a str` and `&'a [T]` (copied into the arena; `&'a [u8]`
+//!   is bytes, as serde's), [`FrameString`], [`FrameVec`], [`FrameBox`],
+//!   [`SegmentedList`] in the arena and
+//!   [`FrameHashMap`](crate::FrameHashMap), a heap `Vec` or `Box` of
+//!   them, and with the `derive` feature, your structs and enums
+//!   (`#[derive(DeserializeIn)]`), which compose with or without a
+//!   lifetime.
 //! - [`InArena`]: serde's `DeserializeSeed` for any of them, what a format's
 //!   deserializer takes.
 //! - Serializing: [`String`](crate::String) and [`SegmentedList`] implement
@@ -25,7 +28,8 @@
 //! ([`InArena::max_depth`], [`InArena::max_stack`] and
 //! [`InArena::max_bytes`] to change them), and a decode that would
 //! exhaust the arena is an error through the arena's `try_` path, which
-//! [`arena_refused`] tells from bad input whatever the format. The limits reach every arena type; a field read
+//! [`arena_refused`] tells from bad input whatever the format ([`over_max_bytes`]
+//! and [`too_deep`] tell the bounds' refusals). The limits reach every arena type; a field read
 //! by its own `serde::Deserialize` (a heap type) is that type's to bound,
 //! as under serde's derive.
 //!
@@ -175,23 +179,27 @@ pub const DEFAULT_MAX_DEPTH: u32 = 128;
 /// ```
 pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 
-/// How many bytes of the arena one decode may take, unless
-/// [`InArena::max_bytes`] says otherwise: 1 MiB. Past it, the decode is
-/// the format's error, and a decode that fails leaves at most this much
-/// behind in the frame (its bytes stay until the frame ends).
+/// How many bytes of the arena one decode may take where the seed does not
+/// know the input's length ([`InArena::new`], no bound set by hand):
+/// 1 MiB. Past it, the decode is the format's error, and a decode that
+/// fails leaves at most this much behind in the frame (its bytes stay
+/// until the frame ends).
 ///
-/// Chosen for a server: the largest UDP datagram (64 KiB) decodes under
-/// it where its arena data is up to 16 times its size (1-byte varints into
-/// 8-byte numbers, a list's growth leaving its old room behind), while no
-/// input decoded through an [`InArena`] seed, in any format, can take more
-/// of the frame than this, whatever it claims or nests (a format that
-/// believes length prefixes reserves [`CAUTIOUS_BYTES`] for each list: a
-/// list of lists of such claims took that much per list before). A wire
-/// byte can stand for a whole value, though (a unit variant of a 40-byte
-/// enum, a `None`, an empty list): a datagram of such values takes up to
-/// `size_of` its element per byte and can pass 1 MiB. So a server sets
-/// the bound from its own messages, per packet: see
-/// [`InArena::max_bytes`]; a file (a replay, a level) raises it.
+/// Where the caller holds the input's bytes (a datagram, a file), give the
+/// seed their length with [`InArena::for_input`]: the bound is then 32
+/// bytes of the arena per input byte plus 16 KiB, so a packet costs the
+/// tick at most a small multiple of what it weighs whatever its shape (a
+/// 1 200-byte datagram of nested length claims at most 54 784 bytes, where
+/// this fixed bound lets it leave 1 048 571). A server decodes every
+/// datagram that way; see [`guide::serde`](crate::guide::serde), "A bound
+/// per packet", for the figures and why the fixed bound is not smaller
+/// yet.
+///
+/// The fixed bound lets the largest UDP datagram (64 KiB) decode where its
+/// arena data is up to 16 times its size. A wire byte can stand for a
+/// whole value (a unit variant of a 40-byte enum, a `None`, an empty
+/// list): a message of such values takes up to `size_of` its element per
+/// byte, past either bound; [`InArena::max_bytes`] sets the bound itself.
 ///
 /// The bound is the decode's that a seed starts: calling
 /// [`DeserializeIn::deserialize_in`] directly starts none (it runs under
@@ -203,7 +211,7 @@ pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 /// ```
 /// use serde::de::DeserializeSeed;
 /// use tickarena::serde::{DEFAULT_MAX_BYTES, InArena};
-/// use tickarena::{FrameArena, FrameVec};
+/// use tickarena::FrameArena;
 ///
 /// // 2 MiB of text, in a 64 MiB arena: the arena has room, the decode's bound does not.
 /// let arena = FrameArena::new();
@@ -215,8 +223,22 @@ pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 /// assert!(error.to_string().contains("more than 1048576 bytes of the arena"));
 /// assert!(arena.used() - before <= DEFAULT_MAX_BYTES, "it left at most the bound behind");
 /// assert_eq!(DEFAULT_MAX_BYTES, 1 << 20);
+///
+/// // The same text, bounded by its own length: it decodes.
+/// let seed = InArena::<&str>::new(&arena).for_input(json.len());
+/// let text = seed.deserialize(&mut serde_json::Deserializer::from_str(&json)).unwrap();
+/// assert_eq!(text.len(), 2 << 20);
 /// ```
 pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
+
+/// Arena bytes a decode bounded by its input's length
+/// ([`InArena::for_input`]) may take per input byte.
+const MAX_BYTES_PER_INPUT_BYTE: usize = 32;
+
+/// Arena bytes a decode bounded by its input's length may take whatever
+/// the length: a few short messages' worth of lists' first room and
+/// alignment.
+const MAX_BYTES_FLOOR: usize = 16 << 10;
 
 /// Whether the last decode that an [`InArena`] seed started in `arena`
 /// failed on its byte bound ([`InArena::max_bytes`]): the input would
@@ -250,6 +272,40 @@ pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
 /// ```
 pub fn over_max_bytes(arena: &FrameArena) -> bool {
     limits::was_over_bound(arena)
+}
+
+/// Whether the last decode that an [`InArena`] seed started in `arena`
+/// failed on its depth or stack bound ([`InArena::max_depth`],
+/// [`InArena::max_stack`]): the input nests lists, maps and boxes deeper
+/// than the decode allows. Formats that keep only their own error kinds
+/// (postcard, whose error for it reads as any other custom error) cannot
+/// say which; this can, like [`over_max_bytes`] and [`arena_refused`], so
+/// a server can count each kind of refusal.
+///
+/// False after a decode that succeeded or failed otherwise; it stays as
+/// the last decode left it until the next one starts.
+///
+/// # Example
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::{InArena, arena_refused, over_max_bytes, too_deep};
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// type Nested<'a> = FrameVec<'a, FrameVec<'a, FrameVec<'a, u8>>>;
+/// let arena = FrameArena::new();
+/// let bytes = postcard::to_allocvec(&vec![vec![vec![1u8]]]).unwrap();
+/// let seed = InArena::<Nested<'_>>::new(&arena).max_depth(2);
+/// let error = seed.deserialize(&mut postcard::Deserializer::from_bytes(&bytes)).unwrap_err();
+/// assert_eq!(error, postcard::Error::SerdeDeCustom); // says nothing more
+/// assert!(too_deep(&arena) && !over_max_bytes(&arena) && !arena_refused(&arena));
+///
+/// let seed = InArena::<Nested<'_>>::new(&arena);
+/// assert!(seed.deserialize(&mut postcard::Deserializer::from_bytes(&bytes)).is_ok());
+/// assert!(!too_deep(&arena));
+/// ```
+pub fn too_deep(arena: &FrameArena) -> bool {
+    limits::was_too_deep(arena)
 }
 
 /// The format's error for an allocation that `arena` refused inside a
@@ -325,10 +381,41 @@ pub fn arena_refused(arena: &FrameArena) -> bool {
 /// Implemented for primitives, `char`, `bool`, `()`, arrays, tuples (up to
 /// 12), `Option`, `&'a str` and `&'a [T]` (copied into the arena),
 /// [`FrameString<'a>`], [`FrameVec<'a, T>`], [`FrameBox<'a, T>`],
-/// `SegmentedList<T, &'a FrameArena>` and `FrameHashMap<'a, K, V>`; each
-/// `T` is itself `DeserializeIn<'a>`. With the `derive` feature,
-/// `#[derive(DeserializeIn)]` implements it for your structs and enums
-/// (see [`guide::serde`](crate::guide::serde) for what it accepts).
+/// `SegmentedList<T, &'a FrameArena>`, `FrameHashMap<'a, K, V>`, and a
+/// heap `Vec<T>` and `Box<T>` (serde's, their elements' arena data in the
+/// arena); each `T` is itself `DeserializeIn<'a>`. With the `derive`
+/// feature, `#[derive(DeserializeIn)]` implements it for your structs and
+/// enums (see [`guide::serde`](crate::guide::serde) for what it accepts).
+///
+/// Each reads what serde's own impl of the same shape reads. `&'a [T]`
+/// is a sequence, except `&'a [u8]`, which is bytes (`deserialize_bytes`)
+/// as serde's `&'a [u8]` is, copied into the arena where serde would
+/// borrow them (and where it could not: JSON with escapes, a reader); a
+/// sequence of `u8` is a `FrameVec<'a, u8>`, as serde's `Vec<u8>`:
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use tickarena::serde::InArena;
+/// use tickarena::{FrameArena, FrameVec};
+///
+/// let arena = FrameArena::new();
+/// let read = |json: &str| {
+///     let mut input = serde_json::Deserializer::from_str(json);
+///     InArena::<&[u8]>::new(&arena).deserialize(&mut input).map_err(|e| e.to_string())
+/// };
+/// assert_eq!(read(r#""x\n""#), Ok(&b"x\n"[..]), "a string's bytes, unescaped");
+/// let error = read("[120]").unwrap_err();
+/// assert!(error.starts_with("invalid type: sequence, expected a borrowed byte array"));
+///
+/// let mut input = serde_json::Deserializer::from_str("[120]");
+/// let list: FrameVec<'_, u8> = InArena::new(&arena).deserialize(&mut input).unwrap();
+/// assert_eq!(list.leak(), b"x", "a sequence of `u8`, as a slice");
+///
+/// // postcard writes bytes and a sequence of `u8` alike: a length, the bytes.
+/// let bytes = postcard::to_allocvec(&[0u8, 255][..]).unwrap();
+/// let mut input = postcard::Deserializer::from_bytes(&bytes);
+/// assert_eq!(InArena::<&[u8]>::new(&arena).deserialize(&mut input).unwrap(), [0, 255]);
+/// ```
 ///
 /// # Example
 ///
@@ -427,6 +514,13 @@ pub trait DeserializeIn<'a>: Sized {
     /// ```
     const HEAP_FREE: bool = !core::mem::needs_drop::<Self>();
 
+    /// Where a value that is not [`HEAP_FREE`](Self::HEAP_FREE) owns heap
+    /// memory: the path to the field read by its own `Deserialize` that
+    /// owns it, which `#[deserialize_in(no_heap)]` names. The derive and
+    /// the arena's containers fill it in; not for hand-written impls.
+    #[doc(hidden)]
+    const HEAP_CAUSE: heap_free::HeapCause = heap_free::HeapCause::NONE;
+
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
     /// Called directly, it starts no decode: the depth and stack limits
     /// apply at their defaults, and the byte bound is that of a decode
@@ -444,12 +538,30 @@ pub trait DeserializeIn<'a>: Sized {
     /// use tickarena::serde::DeserializeIn;
     /// let arena = tickarena::FrameArena::new();
     /// let mut input = serde_json::Deserializer::from_str("[1, 2, 3]");
-    /// let list = <&[u8]>::deserialize_in(&arena, &mut input).unwrap();
+    /// let list = <&[u16]>::deserialize_in(&arena, &mut input).unwrap();
     /// assert_eq!(list, [1, 2, 3]);
     /// ```
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>;
+
+    /// A `&'a [Self]`, what `&'a [T]`'s `DeserializeIn` reads: a sequence
+    /// of `Self`s copied into the arena, except for `u8`, whose slice reads
+    /// bytes (`deserialize_bytes`), as serde's `&'a [u8]` does. A method of
+    /// the element type because Rust has no specialization of `&'a [T]`
+    /// for `u8`; not for hand-written impls.
+    #[doc(hidden)]
+    #[inline]
+    fn __deserialize_slice_in<'de, D>(
+        arena: &'a FrameArena,
+        deserializer: D,
+    ) -> Result<&'a [Self], D::Error>
+    where
+        D: Deserializer<'de>,
+        Self: 'a,
+    {
+        impls::slice_of_sequence(arena, deserializer)
+    }
 }
 
 /// serde's `DeserializeSeed` for a [`DeserializeIn`] type `T`, in an arena:
@@ -553,9 +665,15 @@ impl<'a, T> InArena<'a, T> {
     /// starts take `bytes` of stack inside each other (default
     /// [`DEFAULT_MAX_STACK`]): more is the format's error. Raise it with
     /// [`max_depth`](Self::max_depth) for a recursive message of large
-    /// levels, on a thread whose stack holds it (`bytes` past 4 GiB read as
-    /// 4 GiB). A seed inside a running
-    /// decode keeps that decode's limit.
+    /// levels, on a thread whose stack holds it. `usize::MAX` (or any
+    /// `bytes` from 4 GiB up) switches the stack bound off, the depth bound
+    /// still holding: for a decode whose stack something else guards
+    /// (`serde_stacker`, which moves the decode to a fresh stack segment
+    /// when the stack runs low). The stack is measured per segment: a
+    /// level that finds the stack far from the previous level's (more than
+    /// the bound and 64 KiB away) is on another segment, and counts from
+    /// there. A
+    /// seed inside a running decode keeps that decode's limit.
     ///
     /// # Example
     ///
@@ -574,6 +692,11 @@ impl<'a, T> InArena<'a, T> {
     /// let roomy = InArena::<Nested<'_>>::new(&arena).max_stack(1 << 20);
     /// let nested = roomy.deserialize(&mut serde_json::Deserializer::from_str(json)).unwrap();
     /// assert_eq!(nested[0][0][0], 1);
+    ///
+    /// // No stack bound: the depth bound alone.
+    /// let off = InArena::<Nested<'_>>::new(&arena).max_stack(usize::MAX).max_depth(2);
+    /// let refused = off.deserialize(&mut serde_json::Deserializer::from_str(json));
+    /// assert!(refused.unwrap_err().to_string().contains("deeper than 2 levels"));
     /// ```
     #[must_use]
     pub fn max_stack(self, bytes: usize) -> Self {
@@ -634,6 +757,50 @@ impl<'a, T> InArena<'a, T> {
             ..self
         }
     }
+
+    /// The same seed, its byte bound following the length of the input it
+    /// decodes, `input_len` bytes: 32 bytes of the arena per input byte,
+    /// plus 16 KiB (default without it: [`DEFAULT_MAX_BYTES`]). What a
+    /// server passes for a datagram or a file whose bytes it holds: a
+    /// packet then costs the tick at most a small multiple of what it
+    /// weighs, whatever it claims or nests (a 1 200-byte datagram at most
+    /// 54 784 bytes), and a large message (a 100 KB snapshot) still
+    /// decodes. [`max_bytes`](Self::max_bytes) sets the bound itself; the
+    /// later call wins.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use serde::de::DeserializeSeed;
+    /// use tickarena::serde::InArena;
+    /// use tickarena::{FrameArena, FrameVec};
+    ///
+    /// type Lists<'a> = FrameVec<'a, FrameVec<'a, FrameVec<'a, u64>>>;
+    /// // A 1 200-byte datagram whose every list claims the bytes left.
+    /// let mut bomb = Vec::new();
+    /// while bomb.len() < 1198 {
+    ///     bomb.extend([0xAC, 0x09]); // 1 196, as a varint
+    /// }
+    /// let arena = FrameArena::new();
+    /// let before = arena.used();
+    /// let seed = InArena::<Lists<'_>>::new(&arena).for_input(bomb.len());
+    /// assert!(seed.deserialize(&mut postcard::Deserializer::from_bytes(&bomb)).is_err());
+    /// assert!(arena.used() - before <= 32 * 1198 + (16 << 10));
+    ///
+    /// let good = postcard::to_allocvec(&vec![vec![vec![7u64; 3]; 2]]).unwrap();
+    /// let seed = InArena::<Lists<'_>>::new(&arena).for_input(good.len());
+    /// let lists = seed.deserialize(&mut postcard::Deserializer::from_bytes(&good)).unwrap();
+    /// assert_eq!(lists[0][1][..], [7, 7, 7]);
+    /// ```
+    #[must_use]
+    pub fn for_input(self, input_len: usize) -> Self {
+        InArena {
+            max_bytes: input_len
+                .saturating_mul(MAX_BYTES_PER_INPUT_BYTE)
+                .saturating_add(MAX_BYTES_FLOOR),
+            ..self
+        }
+    }
 }
 
 impl<T> Clone for InArena<'_, T> {
@@ -687,7 +854,12 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
         max_bytes: usize,
         deserializer: D,
     ) -> Result<T, D::Error> {
-        let _decode = limits::start(arena, max_depth, max_stack as usize, max_bytes);
+        // `u32::MAX`: `max_stack(usize::MAX)`, the stack bound off.
+        let max_stack = match max_stack {
+            u32::MAX => usize::MAX,
+            bytes => bytes as usize,
+        };
+        let _decode = limits::start(arena, max_depth, max_stack, max_bytes);
         let decoded = T::deserialize_in(arena, deserializer);
         if decoded.is_ok() {
             // A part that failed and was dropped (a nested seed's, an
@@ -705,7 +877,11 @@ pub mod __private {
     pub use super::content_de::{ContentDeserializer, error_of};
     pub use super::default_in::{DefaultProbe, ViaDefault, ViaDefaultIn};
     pub use super::flatten::{Collected, FlatMapDeserializer};
-    pub use super::heap_free::{Recursion, heap_free};
+    pub use super::heap_free::{
+        FieldHeap, FieldProbe, FieldSeed, HeapCause, HeapKind, ReadIn, ReadOwn, Recursion,
+        ViaDeserialize, ViaDeserializeIn, field_heap, kind_field_heap, kind_of, no_heap_cause,
+        own_field_heap,
+    };
     pub use super::identifier::{unknown_field_bytes, unknown_variant_bytes};
     pub use super::missing::MissingField;
     pub use super::tagged::{

@@ -22,6 +22,9 @@ pub(crate) struct DecodeState {
     pub(crate) refused: Cell<bool>,
     /// Whether the last decode started by a seed met its byte bound.
     pub(crate) over_bound: Cell<bool>,
+    /// Whether the last decode started by a seed met its depth or stack
+    /// bound.
+    pub(crate) too_deep: Cell<bool>,
     /// How many bytes of the arena the decode may take, while `active`
     /// (the arena's ceiling holds it; kept here for the message).
     pub(crate) max_bytes: Cell<usize>,
@@ -31,6 +34,9 @@ pub(crate) struct DecodeState {
     pub(crate) max_depth: Cell<u32>,
     /// The stack's address where the outermost list, map or box opened.
     pub(crate) stack_base: Cell<usize>,
+    /// The stack's address where the latest level opened: a level far
+    /// from it is on another stack segment (see `serde/limits.rs`).
+    pub(crate) stack_last: Cell<usize>,
     /// How many bytes of stack the levels may take below it, while
     /// `active`.
     pub(crate) max_stack: Cell<usize>,
@@ -43,10 +49,12 @@ impl DecodeState {
             active: Cell::new(false),
             refused: Cell::new(false),
             over_bound: Cell::new(false),
+            too_deep: Cell::new(false),
             max_bytes: Cell::new(usize::MAX),
             depth: Cell::new(0),
             max_depth: Cell::new(0),
             stack_base: Cell::new(0),
+            stack_last: Cell::new(0),
             max_stack: Cell::new(0),
         }
     }

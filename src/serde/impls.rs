@@ -12,7 +12,10 @@ use core::marker::PhantomData;
 use ::serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use ::serde::{Deserialize, Deserializer};
 
-use super::{CAUTIOUS_BYTES, DeserializeIn, InArena, limits};
+#[cfg(feature = "hashbrown")]
+use super::InArena;
+use super::heap_free::HeapCause;
+use super::{CAUTIOUS_BYTES, DeserializeIn, limits};
 use crate::arena::FrameArena;
 use crate::frame_types::{FrameBox, FrameString, FrameVec};
 use crate::segmented::SegmentedList;
@@ -58,6 +61,37 @@ pub(super) fn cautious_bytes(arena: &FrameArena) -> usize {
     CAUTIOUS_BYTES.min(arena.room_under_ceiling(1))
 }
 
+/// The seed of a part of a value being read (an `Option`'s content, an
+/// array's or a tuple's element, a heap `Vec`'s): `T::deserialize_in`,
+/// in whatever decode reads the whole. An [`InArena`](super::InArena) seed would look
+/// whether a decode is running first, a load and a branch on every number
+/// of a `[f32; 3]`, which serde's own impls do not have.
+pub(super) struct Part<'a, T>(&'a FrameArena, PhantomData<fn() -> T>);
+
+impl<'a, T> Part<'a, T> {
+    #[inline]
+    pub(super) fn new(arena: &'a FrameArena) -> Self {
+        Part(arena, PhantomData)
+    }
+}
+
+impl<T> Clone for Part<'_, T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Part<'_, T> {}
+
+impl<'de, 'a, T: DeserializeIn<'a>> DeserializeSeed<'de> for Part<'a, T> {
+    type Value = T;
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize_in(self.0, deserializer)
+    }
+}
+
 /// Types whose values hold nothing in the arena: their own `Deserialize`.
 macro_rules! by_their_own_deserialize {
     ($($ty:ty),* $(,)?) => {$(
@@ -83,7 +117,6 @@ by_their_own_deserialize!(
     i64,
     i128,
     isize,
-    u8,
     u16,
     u32,
     u64,
@@ -93,15 +126,68 @@ by_their_own_deserialize!(
     f64,
 );
 
+/// `u8` by its own `Deserialize`, and the one element type whose slice,
+/// `&'a [u8]`, reads bytes rather than a sequence: serde's `&'a [u8]`,
+/// copied into the arena.
+impl<'a> DeserializeIn<'a> for u8 {
+    #[inline]
+    fn deserialize_in<'de, D>(_: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        <u8 as Deserialize<'de>>::deserialize(deserializer)
+    }
+
+    #[inline]
+    fn __deserialize_slice_in<'de, D>(
+        arena: &'a FrameArena,
+        deserializer: D,
+    ) -> Result<&'a [u8], D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        deserializer.deserialize_bytes(BytesVisitor(arena))
+    }
+}
+
+/// serde's `&'a [u8]` visitor (its expectation word for word), taking
+/// what serde's takes only borrowed (bytes, or a string's bytes) however
+/// the format hands it over, and copying it into the arena: a format
+/// that cannot lend its input (a reader, JSON with escapes) still gives
+/// the bytes. A sequence is refused, as serde refuses it: a sequence of
+/// `u8` is a `FrameVec<'a, u8>`, as serde's `Vec<u8>`.
+struct BytesVisitor<'a>(&'a FrameArena);
+
+impl<'de, 'a> Visitor<'de> for BytesVisitor<'a> {
+    type Value = &'a [u8];
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a borrowed byte array")
+    }
+    // `visit_borrowed_bytes` and `visit_byte_buf` come here (serde's
+    // defaults).
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<&'a [u8], E> {
+        let arena = self.0;
+        match arena.try_alloc_slice_copy(bytes) {
+            Ok(copy) => Ok(copy),
+            Err(_) => Err(exhausted(arena, "bytes")),
+        }
+    }
+    // And `visit_borrowed_str` and `visit_string` here.
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<&'a [u8], E> {
+        self.visit_bytes(text.as_bytes())
+    }
+}
+
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
     const HEAP_FREE: bool = T::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = T::HEAP_CAUSE;
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
     {
-        struct OptionVisitor<'a, T>(InArena<'a, T>);
+        struct OptionVisitor<'a, T>(Part<'a, T>);
         impl<'de, 'a, T: DeserializeIn<'a>> Visitor<'de> for OptionVisitor<'a, T> {
             type Value = Option<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -125,19 +211,20 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Option<T> {
                 Ok(self.0.deserialize(deserializer).ok())
             }
         }
-        deserializer.deserialize_option(OptionVisitor(InArena::new(arena)))
+        deserializer.deserialize_option(OptionVisitor(Part::new(arena)))
     }
 }
 
 impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
     const HEAP_FREE: bool = T::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = T::HEAP_CAUSE;
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>,
     {
-        struct ArrayVisitor<'a, T, const N: usize>(InArena<'a, T>);
+        struct ArrayVisitor<'a, T, const N: usize>(Part<'a, T>);
         impl<'de, 'a, T: DeserializeIn<'a>, const N: usize> Visitor<'de> for ArrayVisitor<'a, T, N> {
             type Value = [T; N];
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -159,7 +246,7 @@ impl<'a, T: DeserializeIn<'a>, const N: usize> DeserializeIn<'a> for [T; N] {
                 Ok(items.map(|item| item.expect("every element was read")))
             }
         }
-        deserializer.deserialize_tuple(N, ArrayVisitor::<T, N>(InArena::new(arena)))
+        deserializer.deserialize_tuple(N, ArrayVisitor::<T, N>(Part::new(arena)))
     }
 }
 
@@ -167,6 +254,16 @@ macro_rules! tuples {
     ($($len:literal => ($($name:ident $index:tt)+))+) => {$(
         impl<'a, $($name: DeserializeIn<'a>),+> DeserializeIn<'a> for ($($name,)+) {
             const HEAP_FREE: bool = true $(&& $name::HEAP_FREE)+;
+            // The first element's that is not heap free.
+            const HEAP_CAUSE: HeapCause = {
+                let mut cause = HeapCause::NONE;
+                $(
+                    if cause.is_none() && !$name::HEAP_FREE {
+                        cause = $name::HEAP_CAUSE;
+                    }
+                )+
+                cause
+            };
 
             fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
             where
@@ -180,7 +277,7 @@ macro_rules! tuples {
                     }
                     fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
                         Ok(($(
-                            seq.next_element_seed(InArena::<$name>::new(self.0))?
+                            seq.next_element_seed(Part::<$name>::new(self.0))?
                                 .ok_or_else(|| de::Error::invalid_length($index, &self))?,
                         )+))
                     }
@@ -464,6 +561,7 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> DeserializeSeed<'de>
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
     const HEAP_FREE: bool = T::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = T::HEAP_CAUSE;
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
@@ -476,6 +574,7 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameVec<'a, T> {
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
     const HEAP_FREE: bool = T::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = T::HEAP_CAUSE;
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
@@ -493,16 +592,32 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for &'a [T] {
                  `FrameVec<'a, T>`, which drops them"
             );
         }
-        let mut vec = FrameVec::<'a, T>::deserialize_in(arena, deserializer)?;
-        // Frozen: what the cautious reservation left unused goes back (in
-        // place, when the list is the arena's newest allocation).
-        vec.shrink_to_fit();
-        Ok(vec.leak())
+        // A sequence of `T`s, or bytes for `u8` (serde's `&'a [u8]`).
+        T::__deserialize_slice_in(arena, deserializer)
     }
+}
+
+/// A sequence of `T`s, as a slice in the arena: what `&'a [T]` reads for
+/// every `T` but `u8`.
+#[inline]
+pub(super) fn slice_of_sequence<'a, 'de, T, D>(
+    arena: &'a FrameArena,
+    deserializer: D,
+) -> Result<&'a [T], D::Error>
+where
+    T: DeserializeIn<'a>,
+    D: Deserializer<'de>,
+{
+    let mut vec = FrameVec::<'a, T>::deserialize_in(arena, deserializer)?;
+    // Frozen: what the cautious reservation left unused goes back (in
+    // place, when the list is the arena's newest allocation).
+    vec.shrink_to_fit();
+    Ok(vec.leak())
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
     const HEAP_FREE: bool = T::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = T::HEAP_CAUSE;
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
@@ -519,6 +634,7 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for SegmentedList<T, &'a FrameArena> {
     const HEAP_FREE: bool = T::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = T::HEAP_CAUSE;
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
@@ -529,6 +645,60 @@ impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for SegmentedList<T, &'a FrameA
     }
 }
 
+/// A heap `Box` of a `DeserializeIn` type (serde's `Box<T>`: the value,
+/// boxed), so that a recursive type without the arena's lifetime
+/// (`App(Box<Exp>, Box<Exp>)`) composes as under serde's derive, its
+/// inner type deriving only `DeserializeIn`. A `Box` of a type with only
+/// serde's `Deserialize` (`Box<str>`, `Box<String>`) is read by serde's.
+/// The value is on the heap: not heap free.
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for alloc::boxed::Box<T> {
+    const HEAP_FREE: bool = false;
+
+    #[inline]
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        let _level = limits::enter::<D::Error>(arena)?;
+        T::deserialize_in(arena, deserializer).map(alloc::boxed::Box::new)
+    }
+}
+
+/// A heap `Vec` of a `DeserializeIn` type (serde's `Vec<T>`: a sequence,
+/// room for a length hint believed up to 1 MiB, as serde's "cautious"
+/// hint), for the same reason as `Box<T>`: a `Vec<Pos>` in a type
+/// without the arena's lifetime composes. Its elements' arena data go to
+/// the arena, the list to the heap (bounded by what arrives, as under
+/// serde's derive): not heap free.
+impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for Vec<T> {
+    const HEAP_FREE: bool = false;
+
+    #[inline]
+    fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        struct HeapSeqVisitor<'a, T>(Part<'a, T>);
+        impl<'de, 'a, T: DeserializeIn<'a>> Visitor<'de> for HeapSeqVisitor<'a, T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence") // serde's
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Vec<T>, S::Error> {
+                let _level = limits::enter::<S::Error>(self.0.0)?;
+                // serde's `size_hint::cautious`: at most 1 MiB up front.
+                let room = (1 << 20) / core::mem::size_of::<T>().max(1);
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(room));
+                while let Some(item) = seq.next_element_seed(self.0)? {
+                    out.push(item);
+                }
+                Ok(out)
+            }
+        }
+        deserializer.deserialize_seq(HeapSeqVisitor(Part::new(arena)))
+    }
+}
+
 #[cfg(feature = "hashbrown")]
 impl<'a, K, V> DeserializeIn<'a> for crate::FrameHashMap<'a, K, V>
 where
@@ -536,6 +706,11 @@ where
     V: DeserializeIn<'a>,
 {
     const HEAP_FREE: bool = K::HEAP_FREE && V::HEAP_FREE;
+    const HEAP_CAUSE: HeapCause = if K::HEAP_FREE {
+        V::HEAP_CAUSE
+    } else {
+        K::HEAP_CAUSE
+    };
 
     #[inline]
     fn deserialize_in<'de, D>(arena: &'a FrameArena, deserializer: D) -> Result<Self, D::Error>

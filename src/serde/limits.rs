@@ -57,6 +57,7 @@ pub(super) fn start(
     state.active.set(true);
     state.refused.set(false);
     state.over_bound.set(false);
+    state.too_deep.set(false);
     state.max_depth.set(max_depth);
     state.max_stack.set(max_stack);
     state.max_bytes.set(max_bytes);
@@ -92,14 +93,16 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
         DEFAULT_MAX_DEPTH
     };
     if depth >= max_depth {
-        return Err(too_deep(max_depth));
+        state.too_deep.set(true);
+        return Err(too_deep_error(max_depth));
     }
     // The stack taken since the outermost level opened, for types whose
     // levels are large (a value of kilobytes inline): the level count
     // alone would let 128 of them overflow a small thread's stack. The
     // stack grows down on every target tickarena is tested on (x86-64,
     // i686, aarch64, wasm32's shadow stack); on one where it grows up, the
-    // distance reads 0 and the level count alone holds.
+    // stack reads as above the base (`stack_moved`) and the level count
+    // alone holds. `max_stack` is `usize::MAX` when the bound is off.
     let here = crate::arena::stack_address();
     if depth == 0 {
         state.stack_base.set(here);
@@ -109,12 +112,51 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
         } else {
             DEFAULT_MAX_STACK
         };
-        if state.stack_base.get().saturating_sub(here) > max_stack {
-            return Err(too_much_stack(max_stack));
+        // Wrapping: a stack above the base (another segment) reads as
+        // more than any bound, and goes to `stack_moved` too.
+        if state.stack_base.get().wrapping_sub(here) > max_stack {
+            stack_moved::<E>(state, here, max_stack)?;
         }
     }
+    state.stack_last.set(here);
     state.depth.set(depth + 1);
     Ok(Level(arena))
+}
+
+/// How far from the previous level's address a level must find the stack
+/// to be on another segment, at least: a step no level of a decode takes
+/// on one stack (a level of a 4 KiB value takes tens of kilobytes in a
+/// debug build), and less than the distance between two of `stacker`'s
+/// segments (each is mapped apart, with its guard page).
+const MIN_JUMP: usize = 64 << 10;
+
+/// The stack is more than `max_stack` below where the outermost level
+/// opened: the levels took it (the format's error), or the decode moved to
+/// another stack (a segment of `stacker`, which `serde_stacker` switches
+/// to when the stack runs low, or back from one). A move is a jump from
+/// the previous level's address by more than the bound and [`MIN_JUMP`],
+/// which no level makes on one stack under the bound (the levels between
+/// would have passed the bound first): the stack is then measured from
+/// here, per segment (the segment's own guard pages and `stacker`'s red
+/// zone hold what the segments below took).
+#[cold]
+#[inline(never)]
+fn stack_moved<E: de::Error>(
+    state: &crate::arena::DecodeState,
+    here: usize,
+    max_stack: usize,
+) -> Result<(), E> {
+    if state.stack_last.get().abs_diff(here) > max_stack.max(MIN_JUMP) {
+        state.stack_base.set(here);
+        return Ok(());
+    }
+    if here > state.stack_base.get() {
+        // Above the base on the same stack: one that grows up, where the
+        // level count alone holds.
+        return Ok(());
+    }
+    state.too_deep.set(true);
+    Err(too_much_stack(max_stack))
 }
 
 #[cold]
@@ -129,7 +171,7 @@ fn too_much_stack<E: de::Error>(max_stack: usize) -> E {
 
 #[cold]
 #[inline(never)]
-fn too_deep<E: de::Error>(max_depth: u32) -> E {
+fn too_deep_error<E: de::Error>(max_depth: u32) -> E {
     E::custom(format_args!(
         "the input is nested deeper than {max_depth} levels (lists, maps and boxes inside each \
          other; the limit keeps a deep input from overflowing the stack): raise it with \
@@ -150,6 +192,7 @@ pub(super) fn succeeded(arena: &FrameArena) {
     let state = arena.decode_state();
     state.refused.set(false);
     state.over_bound.set(false);
+    state.too_deep.set(false);
 }
 
 /// Whether `arena` refused the last decode a seed started in it.
@@ -169,6 +212,12 @@ pub(super) fn refused_by_bound(arena: &FrameArena) -> bool {
 #[inline]
 pub(super) fn over_bound(arena: &FrameArena) {
     arena.decode_state().over_bound.set(true);
+}
+
+/// Whether the last decode a seed started in `arena` met its depth or
+/// stack bound.
+pub(super) fn was_too_deep(arena: &FrameArena) -> bool {
+    arena.decode_state().too_deep.get()
 }
 
 /// Whether the last decode a seed started in `arena` met its byte bound.

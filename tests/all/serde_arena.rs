@@ -69,7 +69,7 @@ fn every_container_reads_into_the_arena() {
         list: FrameVec<'a, u16>,
         name: FrameString<'a>,
         boxed: FrameBox<'a, (u8, &'a str)>,
-        map: FrameHashMap<'a, &'a str, &'a [u8]>,
+        map: FrameHashMap<'a, &'a str, &'a [u16]>,
         segments: SegmentedList<u64, &'a FrameArena>,
         maybe: Option<&'a str>,
         pair: (bool, char),

@@ -68,7 +68,7 @@ where
 
 /// The same as slices: frozen as each list ends, never given back (the
 /// `examples/server` messages' shape: `&'a [Input<'a>]`).
-type Slices<'a> = &'a [&'a [&'a [&'a [u16]]]];
+pub(crate) type Slices<'a> = &'a [&'a [&'a [&'a [u16]]]];
 
 /// [`Lists`] from postcard (or [`Slices`] with `slices`).
 fn postcard_lists(arena: &FrameArena, bound: usize, bytes: &[u8]) -> (Result<(), String>, usize) {
@@ -144,7 +144,12 @@ fn varint(mut n: u64, out: &mut Vec<u8>) {
 /// believes) or `claim` elements, and its elements are lists of one
 /// element (zeros at the bottom) until the input ends, short of the
 /// claim.
-fn postcard_bomb(level: usize, small_first: usize, claim: Option<u64>, len: usize) -> Vec<u8> {
+pub(crate) fn postcard_bomb(
+    level: usize,
+    small_first: usize,
+    claim: Option<u64>,
+    len: usize,
+) -> Vec<u8> {
     let mut bytes = Vec::new();
     for depth in 0..level {
         varint(small_first as u64 + 1, &mut bytes);

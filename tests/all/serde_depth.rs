@@ -142,7 +142,7 @@ fn nesting_past_the_limit_is_the_formats_error() {
     let error = json_in::<Command<'_>>(InArena::new(&arena), &command_json(200)).unwrap_err();
     assert!(error.to_string().contains("recursion limit"), "{error}");
     let mut input = serde_json::Deserializer::from_str(r#"[[[[1]]]]"#);
-    let error = InArena::<FrameVec<'_, FrameVec<'_, FrameVec<'_, &[u8]>>>>::new(&arena)
+    let error = InArena::<FrameVec<'_, FrameVec<'_, FrameVec<'_, &[u16]>>>>::new(&arena)
         .max_depth(3)
         .deserialize(&mut input)
         .unwrap_err();

@@ -296,43 +296,12 @@ mod a_flatten_lifetime_propagation {
             t: FrameHashMap<'a, &'a str, u32>,
         }
 
+        /// serde's `&'a [u8]`: bytes (`deserialize_bytes`), copied into
+        /// the arena.
         #[derive(::tickarena::DeserializeIn, Debug)]
         struct C<'a> {
             #[serde(flatten, borrow)]
-            t: FrameHashMap<'a, Bytes<'a>, u32>,
-        }
-
-        /// Bytes copied into the arena, as serde's `&[u8]` reads them (the
-        /// arena's `&'a [T]` reads a sequence, as `Vec<T>` does).
-        #[derive(PartialEq, Eq, Hash)]
-        struct Bytes<'a>(&'a [u8]);
-
-        impl core::fmt::Debug for Bytes<'_> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                self.0.fmt(f)
-            }
-        }
-
-        impl<'a> tickarena::serde::DeserializeIn<'a> for Bytes<'a> {
-            fn deserialize_in<'de, D: serde::Deserializer<'de>>(
-                arena: &'a tickarena::FrameArena,
-                deserializer: D,
-            ) -> Result<Self, D::Error> {
-                struct Visit<'a>(&'a tickarena::FrameArena);
-                impl<'de, 'a> serde::de::Visitor<'de> for Visit<'a> {
-                    type Value = Bytes<'a>;
-                    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                        f.write_str("a borrowed byte array")
-                    }
-                    fn visit_bytes<E: serde::de::Error>(
-                        self,
-                        bytes: &[u8],
-                    ) -> Result<Bytes<'a>, E> {
-                        Ok(Bytes(self.0.alloc_slice_copy(bytes)))
-                    }
-                }
-                deserializer.deserialize_bytes(Visit(arena))
-            }
+            t: FrameHashMap<'a, &'a [u8], u32>,
         }
 
         mod t {

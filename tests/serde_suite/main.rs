@@ -33,17 +33,17 @@ mod prelude;
 /// functions) in both. The test runs in `arena::t`, where a type's name is
 /// the heap twin and `super::Name` the arena one.
 ///
-/// serde's types borrow nothing, and `DeserializeIn` reads a field whose
-/// type has no lifetime through that type's own `Deserialize` (its rule):
-/// the arena twins derive serde's `Deserialize` too, for when one is a
-/// field of another. The type a case decodes is read by `DeserializeIn`.
+/// serde's types borrow nothing, and the arena twins derive
+/// `DeserializeIn` alone: one that is a field of another (no lifetime) is
+/// read through its `DeserializeIn` too, as a protocol written with
+/// `DeserializeIn` on every type reads.
 macro_rules! case {
     (data { $($data:item)* } shared { $($shared:item)* } test { $($test:tt)* }) => {
         $( #[derive(::serde::Deserialize, Debug, PartialEq)] $data )*
         $( $shared )*
         mod arena {
             use super::*;
-            $( #[derive(::tickarena::DeserializeIn, ::serde::Deserialize, Debug)] $data )*
+            $( #[derive(::tickarena::DeserializeIn, Debug)] $data )*
             $( $shared )*
             mod t {
                 use super::super::*;

@@ -17,6 +17,7 @@ use crate::model::{
     ContainerAttrs, DefaultAttr, Errors, FieldAttrs, RenameRule, VariantAttrs, container_attrs,
     crate_path, field_attrs, frame_lifetime, mentions, serde_name, variant_attrs,
 };
+use crate::no_heap::Read;
 
 /// One field, read and checked.
 pub(crate) struct Field {
@@ -177,8 +178,10 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let arena_lifetime = lifetime
         .clone()
         .unwrap_or_else(|| Lifetime::new("'__arena", Span::call_site()));
-    // `HEAP_FREE`: every field read; `no_heap` asserts it field by field.
-    let (mut heap_free, mut no_heap_checks) = (Vec::new(), Vec::new());
+    // `HEAP_CAUSE`: the first field read that is not heap free, and what
+    // is inside it (`HEAP_FREE`: none is); `no_heap` asserts it field by
+    // field.
+    let (mut cause_fields, mut no_heap_checks) = (Vec::new(), Vec::new());
     // `bound`: the type's, and its fields' and variants'.
     let mut bounds: Vec<syn::WherePredicate> = container.bound.clone().unwrap_or_default();
     let mut variant_bounds = Vec::new();
@@ -188,25 +191,30 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             bounds.extend(field.attrs.bound.iter().flatten().cloned());
         }
         for field in shape.fields().iter().filter(|f| !f.attrs.skip) {
-            let at = quote!(#arena_lifetime);
             // A field its own function reads, or any field of a type
             // converted from another (`from`, `try_from`), need not be
             // `DeserializeIn`: judged as a plain field (whether it needs
             // dropping).
-            let in_arena = field.in_arena && field.attrs.deserialize_with.is_none() && !converted;
-            heap_free.push(crate::no_heap::heap_free(&field.ty, in_arena, name, &at));
+            let read = if field.attrs.deserialize_with.is_some() || converted {
+                Read::Own
+            } else if field.in_arena {
+                Read::InArena
+            } else {
+                Read::Probed
+            };
+            let member = &field.member;
+            let member = quote!(#member).to_string();
+            let shown = variant.map_or(member.clone(), |v| format!("{v}::{member}"));
             if no_heap {
-                let member = &field.member;
-                let member = quote!(#member).to_string();
-                let shown = variant.map_or(member.clone(), |v| format!("{v}::{member}"));
                 no_heap_checks.push(crate::no_heap::check(
                     &shown,
                     &field.ty,
-                    in_arena,
+                    read,
                     name,
                     lifetime.as_ref(),
                 ));
             }
+            cause_fields.push((shown, field.ty.clone(), read));
         }
     };
     // The name the format is told (`deserialize_struct("Name", ..)`): the
@@ -326,18 +334,28 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .into_iter()
         .chain(variant_bounds)
         .map(bound_predicate);
+    let cause_fields: Vec<(String, &syn::Type, Read)> = cause_fields
+        .iter()
+        .map(|(field, ty, read)| (field.clone(), ty, *read))
+        .collect();
+    let heap_cause = crate::no_heap::type_cause(name, &cause_fields, &quote!(#arena_lifetime));
     Ok(quote! {
         const _: () = {
             use #krate as __tickarena;
             use __tickarena::serde::__private::serde as __serde;
             #[allow(unused_imports)] // a type with no defaulted arena field
             use __tickarena::serde::__private::{ViaDefault as _, ViaDefaultIn as _};
+            #[allow(unused_imports)] // a type whose fields all name the arena's lifetime
+            use __tickarena::serde::__private::{ViaDeserialize as _, ViaDeserializeIn as _};
             #(#no_heap_checks)*
             impl<#arena_lifetime> __tickarena::serde::DeserializeIn<#arena_lifetime> for #ty
             where
                 #(#bounds,)*
             {
-                const HEAP_FREE: bool = true #(&& #heap_free)*;
+                // Through a call, as every constant of a field's type is
+                // named (see `tickarena::serde::__private::field_heap`).
+                const HEAP_FREE: bool = __tickarena::serde::__private::no_heap_cause::<#arena_lifetime, Self>();
+                const HEAP_CAUSE: __tickarena::serde::__private::HeapCause = #heap_cause;
 
                 // No `#[inline]`, as serde's derive: a recursive type's level
                 // then takes one frame, not its lists' loops inlined into it.
@@ -363,7 +381,18 @@ fn type_seed(ty: &syn::Type, in_arena: bool, arena: &TokenStream) -> TokenStream
     if in_arena {
         quote_spanned!(span=> __tickarena::serde::InArena::<#ty>::new(#arena))
     } else {
-        quote_spanned!(span=> ::core::marker::PhantomData::<#ty>)
+        // A type without the arena's lifetime: its own `Deserialize` where
+        // it has one (a number, a heap `String`: as serde's derive reads
+        // it, at the same cost), else its `DeserializeIn` (a `Pos { x: f32,
+        // y: f32 }` deriving only that), picked by method resolution. A
+        // protocol deriving `DeserializeIn` on every type composes without
+        // serde's `Deserialize`. The choice is made in a constant, and the
+        // seed built with no call: see `FieldProbe`.
+        quote_spanned!(span=> __tickarena::serde::__private::FieldSeed(#arena, const {
+            __tickarena::serde::__private::kind_of(|| {
+                __tickarena::serde::__private::FieldProbe::<#ty>::REF.kind()
+            })
+        }))
     }
 }
 

@@ -40,55 +40,110 @@ pub fn requested(attrs: &[Attribute], errors: &mut Errors) -> bool {
     requested
 }
 
-/// Whether a field of type `ty` owns nothing on the heap, as a constant
-/// expression at the arena lifetime `lifetime`: `!needs_drop` for a field
-/// read by its own `Deserialize`, its type's `HEAP_FREE` for one read in
-/// the arena (`name`, the type itself, standing for `Recursion` there, so
-/// that a recursive type's constant does not name itself).
-pub fn heap_free(
-    ty: &syn::Type,
-    in_arena: bool,
-    name: &Ident,
-    lifetime: &TokenStream,
-) -> TokenStream {
-    if in_arena {
-        let ty = without_recursion(ty, name);
-        quote_spanned! {ty.span()=>
-            __tickarena::serde::__private::heap_free::<#lifetime, #ty>()
-        }
-    } else {
-        quote_spanned!(ty.span()=> !::core::mem::needs_drop::<#ty>())
+/// How a field is read, for what it may own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// Through `DeserializeIn` (its type names the arena's lifetime).
+    InArena,
+    /// Through `DeserializeIn` where its type has it, else its own
+    /// `Deserialize` (a type without the arena's lifetime): decided by
+    /// method resolution on `FieldProbe` where the code is compiled.
+    Probed,
+    /// By its own `Deserialize` or a function of the user's
+    /// (`deserialize_with`), or not at all (a type read through another,
+    /// `from`): judged by whether it needs dropping.
+    Own,
+}
+
+/// What a field of type `ty` owns, as a constant expression of
+/// `FieldHeap` at the arena lifetime `lifetime`: `needs_drop` for a field
+/// read by its own `Deserialize`, its type's `HEAP_FREE` and
+/// `HEAP_CAUSE` for one read in the arena (`name`, the type itself,
+/// standing for `Recursion` there, so that a recursive type's constant
+/// does not name itself), and for a probed one whichever way method
+/// resolution reads it (a closure that is never called; see
+/// `tickarena::serde::__private::FieldProbe`). The type is named once,
+/// so that one that cannot be read is one error here.
+pub fn field_heap(ty: &syn::Type, read: Read, name: &Ident, lifetime: &TokenStream) -> TokenStream {
+    let ty = without_recursion(ty, name);
+    match read {
+        Read::InArena => quote_spanned! {ty.span()=>
+            __tickarena::serde::__private::field_heap::<#lifetime, #ty>()
+        },
+        Read::Probed => quote_spanned! {ty.span()=>
+            __tickarena::serde::__private::kind_field_heap(|| {
+                __tickarena::serde::__private::FieldProbe::<#ty>::REF.kind()
+            })
+        },
+        Read::Own => quote_spanned! {ty.span()=>
+            __tickarena::serde::__private::own_field_heap::<#ty>()
+        },
     }
 }
 
+/// The type's `HEAP_CAUSE`: that of the first field (in `fields`: its
+/// name as a message shows it, its type, how it is read) that is not heap
+/// free, the way through it included; none if every field is (then the
+/// type is heap free: `HEAP_FREE` is whether this is none).
+pub fn type_cause(
+    name: &Ident,
+    fields: &[(String, &syn::Type, Read)],
+    lifetime: &TokenStream,
+) -> TokenStream {
+    let type_name = crate::model::serde_name(name);
+    let mut cause = quote!(__tickarena::serde::__private::HeapCause::NONE);
+    for (field, ty, read) in fields.iter().rev() {
+        let heap = field_heap(ty, *read, name, lifetime);
+        let shown = shown_type(ty);
+        // Each value in a local, borrowed there: a borrowed temporary of
+        // a constant expression would be promoted, that is evaluated
+        // wherever the constant is compiled, and two types that hold each
+        // other would be a cycle even without `no_heap`.
+        cause = quote! {{
+            let __heap = #heap;
+            let __cause = __heap.cause_at(#type_name, #field, #shown);
+            if __cause.is_none() { #cause } else { __cause }
+        }};
+    }
+    cause
+}
+
+/// A type as a user writes it (`FrameVec<'a, Input>`), not as tokens
+/// print (`FrameVec < 'a , Input >`).
+fn shown_type(ty: &syn::Type) -> String {
+    let mut out = String::new();
+    for piece in quote!(#ty).to_string().split(' ') {
+        let glued = out.ends_with(['<', '&', '(', '[', ':'])
+            || piece.starts_with(['<', '>', ',', ')', ']', ':', ';']);
+        if !out.is_empty() && !glued {
+            out.push(' ');
+        }
+        out.push_str(piece);
+    }
+    out
+}
+
 /// The compile-time check of `no_heap` on one field (`field`, its name in
-/// the message): its [`heap_free`] at `'static`, asserted under the
-/// field's type.
+/// the message): its [`field_heap`] at `'static`, asserted under the
+/// field's type, with a message that names the cause inside the field's
+/// type where it is there (`` `Input::inner` → `Deep::text` (`String`)
+/// ``), not only the field.
 pub fn check(
     field: &str,
     ty: &syn::Type,
-    in_arena: bool,
+    read: Read,
     name: &Ident,
     lifetime: Option<&Lifetime>,
 ) -> TokenStream {
     let ty = lifetime.map_or_else(|| ty.clone(), |lifetime| at_static(ty, lifetime));
-    let heap_free = heap_free(&ty, in_arena, name, &quote!('static));
-    let message = if in_arena {
-        format!(
-            "#[deserialize_in(no_heap)]: field `{field}` owns heap memory through a type nested \
-             in it (a `String`, `Vec` or `Box` there, read by its own `serde::Deserialize`): use \
-             `&'a str`, `FrameString<'a>`, `&'a [T]` or `FrameVec<'a, T>` in that type, in the \
-             arena"
-        )
-    } else {
-        format!(
-            "#[deserialize_in(no_heap)]: field `{field}` is read by its own `serde::Deserialize` \
-             and needs dropping, so it owns heap memory (a `String`, `Vec` or `Box`): use `&'a \
-             str`, `FrameString<'a>`, `&'a [T]` or `FrameVec<'a, T>`, in the arena"
-        )
-    };
+    let heap = field_heap(&ty, read, name, &quote!('static));
     quote_spanned! {ty.span()=>
-        const _: () = ::core::assert!(#heap_free, #message);
+        const _: () = {
+            let __heap = #heap;
+            if !__heap.free {
+                ::core::panic!("{}", __heap.refusal(#field).as_str())
+            }
+        };
     }
 }
 

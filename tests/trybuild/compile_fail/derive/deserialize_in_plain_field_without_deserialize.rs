@@ -1,6 +1,7 @@
-// A field without the arena's lifetime is read by its own
-// `serde::Deserialize`, which `DeserializeIn` alone does not give.
-#[derive(tickarena::DeserializeIn)]
+// A field without the arena's lifetime is read through its own
+// `serde::Deserialize`, else through its type's `DeserializeIn`: a type
+// with neither is refused under the field's type, saying to derive
+// `DeserializeIn`.
 enum Kind {
     Scout,
     Tank,
@@ -12,4 +13,7 @@ struct Unit<'a> {
     kind: Kind,
 }
 
-fn main() {}
+fn main() {
+    let _ = |unit: Unit<'_>| unit.name.len() + usize::from(matches!(unit.kind, Kind::Tank));
+    let _ = Kind::Scout;
+}
