@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 
 use crate::arena::FrameArena;
 use crate::frame_types::FrameVec;
+use crate::freeze::Freeze;
 
 /// A [`FrameVec`] made by [`FrameArena::vec_at_last_size`]: it
 /// dereferences to the vector, and when it is dropped, leaked or turned
@@ -244,6 +245,32 @@ impl<'a, T> LastSizeVec<'a, T> {
     /// ```
     pub fn leak(self) -> &'a mut [T] {
         self.into_vec().leak()
+    }
+}
+
+impl<'a, T> Freeze<'a, T> for LastSizeVec<'a, T> {
+    /// The values as a slice of the frame, as frame data is frozen: the
+    /// size recorded first (the call site's next vector starts at it),
+    /// then the room not used given back where the vector is the arena's
+    /// newest allocation ([`leak`](LastSizeVec::leak) keeps it all).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use tickarena::{FrameArena, Freeze};
+    ///
+    /// let mut arena = FrameArena::new();
+    /// for _frame in 0..2 {
+    ///     let mut hits = arena.vec_at_last_size();
+    ///     hits.extend([3u64, 7]);
+    ///     let hits: &mut [u64] = hits.freeze();
+    ///     assert_eq!(hits, [3, 7]);
+    ///     assert_eq!(arena.used(), 16);
+    ///     arena.reset();
+    /// }
+    /// ```
+    fn freeze(self) -> &'a mut [T] {
+        self.into_vec().freeze()
     }
 }
 

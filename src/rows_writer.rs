@@ -21,6 +21,10 @@ use alloc::vec::Vec;
 use crate::arena::FrameArena;
 use crate::rows::{FrameRows, grow, reserve};
 
+mod ranked;
+
+pub use ranked::RankedRow;
+
 /// Writes [`FrameRows`] row after row, each row built in place
 /// ([`open_row`](Self::open_row)), then [`finish`](Self::finish)es them.
 ///
@@ -55,6 +59,9 @@ pub struct RowsWriter<'a, T> {
     /// The most values `items` held at once (before a row was cut): what
     /// the call site needed.
     most: usize,
+    /// The most candidates a [`RankedRow`] held: the room its next
+    /// candidates start with.
+    most_candidates: usize,
     /// Where the sizes are remembered, for a writer from `writer_in`.
     site: Option<&'static Location<'static>>,
     /// A row dropped that could not be closed (its values taken back):
@@ -116,6 +123,7 @@ impl<'a, T> FrameRows<'a, T> {
         let rows = arena.last_size((site, 1));
         let values = arena.last_size((site, 2));
         let mut writer = RowsWriter::with_capacity_in(rows, values, arena);
+        writer.most_candidates = arena.last_size((site, 3));
         writer.site = Some(site);
         writer
     }
@@ -156,6 +164,7 @@ impl<'a, T> RowsWriter<'a, T> {
             starts,
             items,
             most: 0,
+            most_candidates: 0,
             site: None,
             failed: None,
         }
@@ -289,6 +298,7 @@ impl<'a, T> RowsWriter<'a, T> {
             starts,
             items,
             most,
+            most_candidates,
             site,
             failed: _,
         } = self;
@@ -296,6 +306,7 @@ impl<'a, T> RowsWriter<'a, T> {
             let arena = *items.allocator();
             arena.record_size((site, 1), starts.len() - 1);
             arena.record_size((site, 2), most.max(items.len()));
+            arena.record_size((site, 3), most_candidates);
         }
         FrameRows::from_parts(starts.leak(), items.leak())
     }
