@@ -203,7 +203,7 @@ pub use frame_types::{FrameBox, FrameString, FrameVec};
 pub use freeze::Freeze;
 pub use last_size_vec::LastSizeVec;
 pub use rows::{FrameRows, RowsBuilder};
-pub use rows_writer::{OpenRow, RowsWriter};
+pub use rows_writer::{OpenRow, RankedRow, RowsWriter};
 #[cfg(feature = "std")]
 pub use scope::{SCOPE_RELEASE_AFTER, SCOPE_RESERVE, SCOPE_RETAIN, scoped, try_scoped};
 pub use sealed::{CovariantFrameData, FrameData, Sealed};

@@ -418,11 +418,18 @@ impl TagBytes {
         entry.peak += bytes;
     }
 
-    /// Sets `tag`'s budget in this table (the upload arena's budgets).
+    /// Sets `tag`'s budget in this table (the upload arena's budgets). A
+    /// tag the full table does not hold is ignored, as the CPU arena's
+    /// `set_budget` ignores it: its last slot, where such tags' bytes go,
+    /// keeps the budget of its own tag.
     #[cfg(feature = "wgpu")]
     pub(crate) fn set_budget_of(&mut self, tag: Tag, budget: Option<usize>) {
-        let slot = self.slot_for(tag);
-        self.entries[slot].budget = budget;
+        let len = usize::from(self.len);
+        let held = self.entries[..len].iter().any(|entry| entry.tag == tag);
+        if held || len < MAX_TAGS {
+            let slot = self.slot_for(tag);
+            self.entries[slot].budget = budget;
+        }
     }
 
     fn entry(&self, tag: Tag) -> Option<&TagEntry> {
