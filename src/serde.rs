@@ -55,6 +55,7 @@ mod flatten;
 mod heap_free;
 mod identifier;
 mod impls;
+mod lend;
 mod limits;
 mod missing;
 mod ser;
@@ -181,25 +182,26 @@ pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 
 /// How many bytes of the arena one decode may take where the seed does not
 /// know the input's length ([`InArena::new`], no bound set by hand):
-/// 1 MiB. Past it, the decode is the format's error, and a decode that
+/// 64 KiB. Past it, the decode is the format's error, and a decode that
 /// fails leaves at most this much behind in the frame (its bytes stay
-/// until the frame ends).
+/// until the frame ends). A server that keeps the defaults is safe: no
+/// datagram, whatever it claims or nests, leaves more than 64 KiB in the
+/// tick (a 1 200-byte datagram of nested length claims can leave
+/// 1 048 571 bytes under a bound of 1 MiB).
 ///
 /// Where the caller holds the input's bytes (a datagram, a file), give the
 /// seed their length with [`InArena::for_input`]: the bound is then 32
 /// bytes of the arena per input byte plus 16 KiB, so a packet costs the
 /// tick at most a small multiple of what it weighs whatever its shape (a
-/// 1 200-byte datagram of nested length claims at most 54 784 bytes, where
-/// this fixed bound lets it leave 1 048 571). A server decodes every
-/// datagram that way; see [`guide::serde`](crate::guide::serde), "A bound
-/// per packet", for the figures and why the fixed bound is not smaller
-/// yet.
+/// 1 200-byte datagram at most 54 784 bytes), and a message larger than
+/// this bound allows (a 100 KB snapshot, a level file) still decodes. See
+/// [`guide::serde`](crate::guide::serde), "A bound per packet", for the
+/// figures.
 ///
-/// The fixed bound lets the largest UDP datagram (64 KiB) decode where its
-/// arena data is up to 16 times its size. A wire byte can stand for a
-/// whole value (a unit variant of a 40-byte enum, a `None`, an empty
-/// list): a message of such values takes up to `size_of` its element per
-/// byte, past either bound; [`InArena::max_bytes`] sets the bound itself.
+/// A wire byte can stand for a whole value (a unit variant of a 40-byte
+/// enum, a `None`, an empty list): a message of such values takes up to
+/// `size_of` its element per byte, past either bound; [`InArena::max_bytes`]
+/// sets the bound itself.
 ///
 /// The bound is the decode's that a seed starts: calling
 /// [`DeserializeIn::deserialize_in`] directly starts none (it runs under
@@ -213,23 +215,23 @@ pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 /// use tickarena::serde::{DEFAULT_MAX_BYTES, InArena};
 /// use tickarena::FrameArena;
 ///
-/// // 2 MiB of text, in a 64 MiB arena: the arena has room, the decode's bound does not.
+/// // 128 KiB of text, in a 64 MiB arena: the arena has room, the decode's bound does not.
 /// let arena = FrameArena::new();
-/// let json = format!("{:?}", "x".repeat(2 << 20));
+/// let json = format!("{:?}", "x".repeat(128 << 10));
 /// let before = arena.used();
 /// let error = InArena::<&str>::new(&arena)
 ///     .deserialize(&mut serde_json::Deserializer::from_str(&json))
 ///     .unwrap_err();
-/// assert!(error.to_string().contains("more than 1048576 bytes of the arena"));
+/// assert!(error.to_string().contains("more than 65536 bytes of the arena"));
 /// assert!(arena.used() - before <= DEFAULT_MAX_BYTES, "it left at most the bound behind");
-/// assert_eq!(DEFAULT_MAX_BYTES, 1 << 20);
+/// assert_eq!(DEFAULT_MAX_BYTES, 64 << 10);
 ///
 /// // The same text, bounded by its own length: it decodes.
 /// let seed = InArena::<&str>::new(&arena).for_input(json.len());
 /// let text = seed.deserialize(&mut serde_json::Deserializer::from_str(&json)).unwrap();
-/// assert_eq!(text.len(), 2 << 20);
+/// assert_eq!(text.len(), 128 << 10);
 /// ```
-pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
+pub const DEFAULT_MAX_BYTES: usize = 64 << 10;
 
 /// Arena bytes a decode bounded by its input's length
 /// ([`InArena::for_input`]) may take per input byte.
@@ -760,7 +762,7 @@ impl<'a, T> InArena<'a, T> {
 
     /// The same seed, its byte bound following the length of the input it
     /// decodes, `input_len` bytes: 32 bytes of the arena per input byte,
-    /// plus 16 KiB (default without it: [`DEFAULT_MAX_BYTES`]). What a
+    /// plus 16 KiB (default without it: [`DEFAULT_MAX_BYTES`], 64 KiB). What a
     /// server passes for a datagram or a file whose bytes it holds: a
     /// packet then costs the tick at most a small multiple of what it
     /// weighs, whatever it claims or nests (a 1 200-byte datagram at most
@@ -873,7 +875,7 @@ impl<'a, T: DeserializeIn<'a>> InArena<'a, T> {
 /// What the derive's generated code names (not part of the API).
 #[doc(hidden)]
 pub mod __private {
-    pub use super::content::{Content, ContentSeed};
+    pub use super::content::{BufferSeed, Buffered, Content, ContentSeed};
     pub use super::content_de::{ContentDeserializer, error_of};
     pub use super::default_in::{DefaultProbe, ViaDefault, ViaDefaultIn};
     pub use super::flatten::{Collected, FlatMapDeserializer};

@@ -9,6 +9,7 @@
 //! Never touched by an allocation.
 
 use core::cell::Cell;
+use core::ptr::NonNull;
 
 use super::FrameArena;
 
@@ -40,6 +41,61 @@ pub(crate) struct DecodeState {
     /// How many bytes of stack the levels may take below it, while
     /// `active`.
     pub(crate) max_stack: Cell<usize>,
+    /// What a part of the decode is asking the deserializer it calls to
+    /// lend rather than give a copy of, if that deserializer reads back a
+    /// buffer of this arena (`serde/content.rs`): a kind of value, 0 for
+    /// nothing.
+    pub(crate) lend_wanted: Cell<u8>,
+    /// The value lent in answer, for the length of one call.
+    pub(crate) lent: Lent,
+}
+
+/// The address of a value lent for the length of one call, with its kind
+/// (`serde/content.rs` says what each kind points to and who reads it):
+/// set before the call, cleared when it returns or unwinds, and taken
+/// only by a reader of the same kind.
+#[derive(Debug, Default)]
+pub(crate) struct Lent(Cell<Option<(u8, NonNull<()>)>>);
+
+// SAFETY: the address is only ever set for the length of a call that
+// borrows the arena, and cleared before that call returns or unwinds
+// (`Lent::lend`'s guard): while it is set, the arena is borrowed on the
+// thread that set it and cannot move to another thread, so an arena that
+// moves never carries one.
+unsafe impl Send for Lent {}
+
+impl Lent {
+    /// Lends `value`, of kind `kind`, until the guard returned is dropped
+    /// (which the borrow of `value` outlives).
+    #[inline]
+    pub(crate) fn lend<'l, T>(&'l self, kind: u8, value: &'l T) -> LentUntil<'l> {
+        self.0.set(Some((kind, NonNull::from(value).cast())));
+        LentUntil(self)
+    }
+
+    /// The value of kind `kind` lent now, if one is, as the lender's
+    /// address; it is no longer lent after this. A value of another kind
+    /// stays lent.
+    #[inline]
+    pub(crate) fn take(&self, kind: u8) -> Option<NonNull<()>> {
+        match self.0.get() {
+            Some((lent, value)) if lent == kind => {
+                self.0.set(None);
+                Some(value)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Clears a [`Lent`] when dropped (the call it was lent for ended).
+pub(crate) struct LentUntil<'l>(&'l Lent);
+
+impl Drop for LentUntil<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.0.0.set(None);
+    }
 }
 
 impl DecodeState {
@@ -56,6 +112,8 @@ impl DecodeState {
             stack_base: Cell::new(0),
             stack_last: Cell::new(0),
             max_stack: Cell::new(0),
+            lend_wanted: Cell::new(0),
+            lent: Lent(Cell::new(None)),
         }
     }
 }

@@ -10,6 +10,10 @@
 //! `limits`), believes a length hint only for [`CAUTIOUS_BYTES`], and
 //! returns the arena's error when the arena cannot hold it. Read back by
 //! `ContentDeserializer` (`content_de.rs`).
+//!
+//! Input already buffered is not buffered again: a `ContentSeed` given a
+//! `ContentDeserializer` of a buffer in the same arena has the value lent
+//! to it instead (`lend.rs`).
 
 use core::fmt;
 
@@ -17,7 +21,7 @@ use ::serde::Deserializer;
 use ::serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor};
 
 use super::impls::{ArenaList, exhausted};
-use super::limits;
+use super::{lend, limits};
 use crate::arena::FrameArena;
 use crate::frame_types::FrameVec;
 
@@ -119,7 +123,61 @@ impl<'de, 'a> DeserializeSeed<'de> for ContentSeed<'a> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Content<'a>, D::Error> {
-        deserializer.deserialize_any(self)
+        // A `ContentDeserializer` of a buffer in this arena lends its
+        // value to `visit_unit` below; any other deserializer calls the
+        // visitor's methods, which buffer what they are given.
+        lend::asking(self.0, lend::CONTENT, || deserializer.deserialize_any(self))
+    }
+}
+
+/// Input buffered in an arena ([`BufferSeed`]), with the arena it lies in:
+/// a `ContentDeserializer` made from it lends its values to readers in the
+/// same arena instead of having them copied (`lend.rs`). Made only in this
+/// module and `tagged.rs`, of what a `ContentSeed` of that arena returned:
+/// every reference in it is into that arena.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Buffered<'a> {
+    arena: &'a FrameArena,
+    content: Content<'a>,
+}
+
+impl<'a> Buffered<'a> {
+    /// `content`, which a [`ContentSeed`] of `arena` returned (or which
+    /// consists of such values, gathered in `arena`).
+    #[inline]
+    pub(super) fn of(arena: &'a FrameArena, content: Content<'a>) -> Self {
+        Buffered { arena, content }
+    }
+
+    /// The arena the buffer lies in, and the value.
+    #[inline]
+    pub(super) fn parts(&self) -> (&'a FrameArena, Content<'a>) {
+        (self.arena, self.content)
+    }
+}
+
+/// [`ContentSeed`], its value kept with its arena ([`Buffered`]): what an
+/// untagged or tagged enum buffers its input with.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct BufferSeed<'a>(&'a FrameArena);
+
+impl<'a> BufferSeed<'a> {
+    #[doc(hidden)]
+    #[inline]
+    pub fn new(arena: &'a FrameArena) -> Self {
+        BufferSeed(arena)
+    }
+}
+
+impl<'de, 'a> DeserializeSeed<'de> for BufferSeed<'a> {
+    type Value = Buffered<'a>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Buffered<'a>, D::Error> {
+        let content = ContentSeed(self.0).deserialize(deserializer)?;
+        Ok(Buffered::of(self.0, content))
     }
 }
 
@@ -170,7 +228,8 @@ impl<'de, 'a> Visitor<'de> for ContentSeed<'a> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Content<'a>, E> {
-        Ok(Content::Unit)
+        // A unit, or the value a buffer of this arena lends (`lend.rs`).
+        Ok(lend::take_content(self.0).unwrap_or(Content::Unit))
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Content<'a>, E> {

@@ -20,7 +20,9 @@ use core::slice;
 use ::serde::Deserializer;
 use ::serde::de::{self, DeserializeSeed, Expected, MapAccess, SeqAccess, Unexpected, Visitor};
 
-use super::content::Content;
+use super::content::{Buffered, Content};
+use super::lend;
+use crate::arena::FrameArena;
 
 /// A deserializer of a buffered [`Content`].
 #[doc(hidden)]
@@ -30,6 +32,10 @@ pub struct ContentDeserializer<'c, E> {
     /// serde's owned `ContentDeserializer` (a unit and a unit struct read
     /// from an empty map), not its `ContentRefDeserializer`.
     once: bool,
+    /// The arena the content lies in, where it came from a [`Buffered`]
+    /// (and so lies wholly in that arena): its values are then lent to
+    /// readers in that arena that ask, rather than copied (`lend.rs`).
+    lender: Option<&'c FrameArena>,
     error: PhantomData<fn() -> E>,
 }
 
@@ -50,8 +56,41 @@ impl<'c, E> ContentDeserializer<'c, E> {
         ContentDeserializer {
             content: *content,
             once: false,
+            lender: None,
             error: PhantomData,
         }
+    }
+
+    /// [`new`](Self::new) of a buffer: what an untagged enum tries each
+    /// variant on, lending its values to an enum inside that buffers them.
+    #[doc(hidden)]
+    #[inline]
+    pub fn lending(buffered: &Buffered<'c>) -> Self {
+        let (arena, content) = buffered.parts();
+        ContentDeserializer {
+            content,
+            once: false,
+            lender: Some(arena),
+            error: PhantomData,
+        }
+    }
+
+    /// [`once`](Self::once) of a buffer (see [`lending`](Self::lending)).
+    #[doc(hidden)]
+    #[inline]
+    pub fn lending_once(buffered: &Buffered<'c>) -> Self {
+        ContentDeserializer {
+            once: true,
+            ..Self::lending(buffered)
+        }
+    }
+
+    /// [`lending_once`](Self::lending_once), with the error type of
+    /// `_error` (see [`error_of`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn lending_once_as(buffered: &Buffered<'c>, _error: PhantomData<fn() -> E>) -> Self {
+        Self::lending_once(buffered)
     }
 
     /// serde's `ContentDeserializer`: an internally tagged enum's content,
@@ -62,6 +101,7 @@ impl<'c, E> ContentDeserializer<'c, E> {
         ContentDeserializer {
             content: *content,
             once: true,
+            lender: None,
             error: PhantomData,
         }
     }
@@ -80,6 +120,7 @@ impl<'c, E> ContentDeserializer<'c, E> {
         ContentDeserializer {
             content: *content,
             once: self.once,
+            lender: self.lender,
             error: PhantomData,
         }
     }
@@ -145,6 +186,14 @@ impl<'c, E: de::Error> Deserializer<'c> for ContentDeserializer<'c, E> {
     type Error = E;
 
     fn deserialize_any<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
+        if let Some(arena) = self.lender
+            && lend::answer(arena, lend::CONTENT)
+        {
+            // A `ContentSeed` of this arena asked, just before calling
+            // here: lend it the value rather than have it copied.
+            let _lent = arena.decode_state().lent.lend(lend::CONTENT, &self.content);
+            return visitor.visit_unit();
+        }
         match self.content {
             Content::Bool(v) => visitor.visit_bool(v),
             Content::U8(v) => visitor.visit_u8(v),
@@ -225,6 +274,14 @@ impl<'c, E: de::Error> Deserializer<'c> for ContentDeserializer<'c, E> {
     }
 
     fn deserialize_str<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
+        if let (Some(arena), Content::Str(text)) = (self.lender, &self.content)
+            && lend::answer(arena, lend::STR)
+        {
+            // `&'a str`'s decode in this arena asked, just before calling
+            // here: lend it the text rather than have it copied.
+            let _lent = arena.decode_state().lent.lend(lend::STR, text);
+            return visitor.visit_unit();
+        }
         match self.content {
             Content::Str(v) => visitor.visit_borrowed_str(v),
             Content::Bytes(v) => visitor.visit_borrowed_bytes(v),

@@ -15,7 +15,7 @@ use ::serde::{Deserialize, Deserializer};
 #[cfg(feature = "hashbrown")]
 use super::InArena;
 use super::heap_free::HeapCause;
-use super::{CAUTIOUS_BYTES, DeserializeIn, limits};
+use super::{CAUTIOUS_BYTES, DeserializeIn, lend, limits};
 use crate::arena::FrameArena;
 use crate::frame_types::{FrameBox, FrameString, FrameVec};
 use crate::segmented::SegmentedList;
@@ -336,8 +336,40 @@ impl<'a> DeserializeIn<'a> for &'a str {
     where
         D: Deserializer<'de>,
     {
-        let copy = |text: &str| arena.try_alloc_str(text).map(|s| &*s).map_err(|_| "string");
-        deserializer.deserialize_str(StrVisitor(arena, copy))
+        // Text a buffer of this arena holds is lent, not copied again
+        // (`lend.rs`).
+        lend::asking(arena, lend::STR, || {
+            deserializer.deserialize_str(ArenaStrVisitor(arena))
+        })
+    }
+}
+
+/// Text copied into `arena`, as a `&'a str`.
+fn copy_str<'a>(arena: &'a FrameArena) -> impl FnOnce(&str) -> Result<&'a str, &'static str> {
+    |text| arena.try_alloc_str(text).map(|s| &*s).map_err(|_| "string")
+}
+
+/// `&'a str`'s visitor: the text copied into the arena (as
+/// [`StrVisitor`] copies it), or, at `visit_unit`, the text a buffer of
+/// the arena lends (`lend.rs`).
+struct ArenaStrVisitor<'a>(&'a FrameArena);
+
+impl<'de, 'a> Visitor<'de> for ArenaStrVisitor<'a> {
+    type Value = &'a str;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<&'a str, E> {
+        StrVisitor(self.0, copy_str(self.0)).visit_str(text)
+    }
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<&'a str, E> {
+        StrVisitor(self.0, copy_str(self.0)).visit_bytes(bytes)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<&'a str, E> {
+        match lend::take_str(self.0) {
+            Some(text) => Ok(text),
+            None => Err(de::Error::invalid_type(de::Unexpected::Unit, &self)),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use ::serde::de::{
     self, DeserializeSeed, EnumAccess, IgnoredAny, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use super::content::{Content, ContentSeed, Gather, SHORT};
+use super::content::{Buffered, Content, ContentSeed, Gather, SHORT};
 use super::impls::exhausted;
 use super::limits;
 use crate::arena::FrameArena;
@@ -41,7 +41,7 @@ impl<'a, S> TaggedContentVisitor<'a, S> {
 }
 
 impl<'de, 'a, S: DeserializeSeed<'de>> Visitor<'de> for TaggedContentVisitor<'a, S> {
-    type Value = (S::Value, Content<'a>);
+    type Value = (S::Value, Buffered<'a>);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.expecting)
@@ -52,7 +52,7 @@ impl<'de, 'a, S: DeserializeSeed<'de>> Visitor<'de> for TaggedContentVisitor<'a,
             return Err(de::Error::missing_field(self.tag));
         };
         let rest = ContentSeed::new(self.arena).deserialize(SeqAccessDeserializer::new(seq))?;
-        Ok((tag, rest))
+        Ok((tag, Buffered::of(self.arena, rest)))
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
@@ -77,7 +77,7 @@ impl<'de, 'a, S: DeserializeSeed<'de>> Visitor<'de> for TaggedContentVisitor<'a,
             }
         }
         match tag {
-            Some(tag) => Ok((tag, Content::Map(entries.finish()?))),
+            Some(tag) => Ok((tag, Buffered::of(arena, Content::Map(entries.finish()?)))),
             None => Err(de::Error::missing_field(self.tag)),
         }
     }

@@ -241,7 +241,7 @@ fn serde_bound_lying_lists_leave_at_most_the_default_bound() {
         arena.used()
     );
     assert!(
-        error.contains("more than 1048576 bytes of the arena"),
+        error.contains(&format!("more than {DEFAULT_MAX_BYTES} bytes of the arena")),
         "{error}"
     );
     assert!(over_max_bytes(&arena) && !arena_refused(&arena));

@@ -46,7 +46,9 @@ fn a_frame_vec_drops_every_element_it_decoded() {
         .collect();
     let json = serde_json::json!({"players": names, "teams": [names, names]}).to_string();
     DROPS.set(0);
+    // About 50 KB of JSON, past the default bound: bounded by its length.
     let roster: Roster<'_> = InArena::new(&arena)
+        .for_input(json.len())
         .deserialize(&mut serde_json::Deserializer::from_str(&json))
         .unwrap();
     assert_eq!(DROPS.get(), 0);
@@ -57,6 +59,7 @@ fn a_frame_vec_drops_every_element_it_decoded() {
     let cut = &json[..json.len() / 2];
     assert!(
         InArena::<Roster<'_>>::new(&arena)
+            .for_input(cut.len())
             .deserialize(&mut serde_json::Deserializer::from_str(cut))
             .is_err()
     );

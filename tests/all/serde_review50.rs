@@ -797,6 +797,16 @@ mod refusals {
     #[derive(tickarena::DeserializeIn, Debug)]
     #[serde(untagged)]
     enum Copied<'a> {
+        // A `FrameString` copies its text out of the buffer (a `&'a str`
+        // is lent it: see `a_borrowed_str_in_an_untagged_attempt_is_lent`).
+        Text(tickarena::FrameString<'a>),
+        Num(u8),
+    }
+
+    #[allow(dead_code)]
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(untagged)]
+    enum Lent<'a> {
         Text(&'a str),
         Num(u8),
     }
@@ -838,6 +848,21 @@ mod refusals {
         let message = result.map(|_| ()).unwrap_err().to_string();
         assert!(arena_refused(&small), "arena_refused after: {message}");
         assert!(message.contains("frame arena cannot hold"), "{message}");
+    }
+
+    /// A `&'a str` read from the buffer is the buffer's text, lent, not a
+    /// copy: the same input fits the small arena, and the text is the
+    /// buffer's own.
+    #[test]
+    fn a_borrowed_str_in_an_untagged_attempt_is_lent() {
+        let small = FrameArena::builder().reserve(4096).build().unwrap();
+        let text = "x".repeat(2600);
+        let json = format!("{text:?}");
+        let read = InArena::<Lent<'_>>::new(&small)
+            .deserialize(&mut serde_json::Deserializer::from_str(&json))
+            .unwrap();
+        assert!(matches!(read, Lent::Text(t) if t == text));
+        assert!(small.used() < 2 * 2600, "one copy: {} bytes", small.used());
     }
 
     #[allow(dead_code)]

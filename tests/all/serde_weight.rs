@@ -234,7 +234,7 @@ proptest! {
     #[test]
     fn nested_untagged_reads_as_serdes(
         document in crate::serde_tagged::document(&["k", "x", "y"]),
-        depth in 0usize..8,
+        depth in 0usize..16,
     ) {
         for json in [document.clone(), nested_json(depth, &document)] {
             let arena = FrameArena::new();
@@ -302,11 +302,18 @@ fn a_decode_that_switches_stacks_is_measured_per_segment() {
     }
     // Deeper than the default level count, with the stack bound off: the
     // depth bound alone, raised.
+    // (7 KB of JSON, past the default byte bound: bounded by its length.)
     let json = nested_json(1000, "");
-    let seed = InArena::new(&arena).max_depth(3000).max_stack(usize::MAX);
+    let seed = InArena::new(&arena)
+        .max_depth(3000)
+        .max_stack(usize::MAX)
+        .for_input(json.len());
     assert_eq!(through_stacker(seed, &json, false), Ok(999));
     // The depth bound holds with the stack bound off.
-    let seed = InArena::new(&arena).max_depth(100).max_stack(usize::MAX);
+    let seed = InArena::new(&arena)
+        .max_depth(100)
+        .max_stack(usize::MAX)
+        .for_input(json.len());
     let error = through_stacker(seed, &json, false).unwrap_err();
     assert!(error.contains("deeper than 100 levels"), "{error}");
     assert!(too_deep(&arena));
@@ -368,3 +375,123 @@ proptest! {
 #[serde(transparent)]
 #[allow(dead_code)] // read through `Debug`
 struct Nested<'a>(FrameVec<'a, Nested<'a>>);
+
+/// Recursive enums that buffer their input (untagged, internally and
+/// adjacently tagged), for `buffered_input_is_not_buffered_again`.
+#[allow(dead_code)] // read through `Debug`
+mod buffering {
+    use tickarena::{FrameBox, FrameVec};
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(untagged)]
+    pub enum Value<'a> {
+        Int(u32),
+        Name(&'a str),
+        List(FrameVec<'a, Value<'a>>),
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "op")]
+    pub enum Expr<'a> {
+        Num { v: u32 },
+        Neg { of: FrameBox<'a, Expr<'a>> },
+    }
+
+    #[derive(tickarena::DeserializeIn, Debug)]
+    #[serde(tag = "t", content = "c")]
+    pub enum Adjacent<'a> {
+        Leaf(u32),
+        Wrap(FrameBox<'a, Adjacent<'a>>),
+    }
+}
+
+/// Arena bytes of a decode of `json` as `T` (under a bound that never
+/// stops it), which must succeed.
+fn decoded_bytes<'a, T: tickarena::serde::DeserializeIn<'a>>(
+    arena: &'a FrameArena,
+    json: &str,
+) -> usize {
+    let before = arena.used();
+    let seed = InArena::<T>::new(arena)
+        .max_bytes(usize::MAX)
+        .max_depth(1000);
+    let mut input = serde_json::Deserializer::from_str(json);
+    input.disable_recursion_limit();
+    if let Err(error) = seed.deserialize(&mut input) {
+        panic!("{error} on {} bytes of JSON", json.len());
+    }
+    arena.used() - before
+}
+
+/// An enum that buffers its input, nested in itself: each level is read
+/// from the buffer of the level above, and must not copy its part of it
+/// again (serde's derive clones it there, which in a frame arena would
+/// keep `d` copies of the input, for the rest of the frame): the bytes a
+/// level takes do not grow with the depth.
+#[test]
+fn buffered_input_is_not_buffered_again() {
+    let depths = if cfg!(miri) { [10, 20] } else { [50, 100] };
+    // `depth` levels of each shape around its leaf, as JSON.
+    let nested = |shape: &str, depth: usize| match shape {
+        "untagged" => format!("{}\"x\"{}", "[".repeat(depth), "]".repeat(depth)),
+        "internally tagged" => format!(
+            "{}{{\"op\":\"Num\",\"v\":7}}{}",
+            r#"{"op":"Neg","of":"#.repeat(depth),
+            "}".repeat(depth)
+        ),
+        _ => format!(
+            "{}{{\"c\":7,\"t\":\"Leaf\"}}{}",
+            r#"{"c":"#.repeat(depth),
+            r#","t":"Wrap"}"#.repeat(depth)
+        ),
+    };
+    for name in ["untagged", "internally tagged", "adjacently tagged"] {
+        let arena = FrameArena::new();
+        let per_level = depths.map(|depth| {
+            let json = nested(name, depth);
+            let bytes = match name {
+                "untagged" => decoded_bytes::<buffering::Value<'_>>(&arena, &json),
+                "internally tagged" => decoded_bytes::<buffering::Expr<'_>>(&arena, &json),
+                _ => decoded_bytes::<buffering::Adjacent<'_>>(&arena, &json),
+            };
+            println!(
+                "{name}, {depth} levels: {bytes} bytes for {} of JSON",
+                json.len()
+            );
+            bytes as f64 / depth as f64
+        });
+        // Copied at each level, twice the depth would take about twice
+        // the bytes per level.
+        assert!(
+            per_level[1] <= 1.1 * per_level[0],
+            "{name}: {per_level:?} bytes per level"
+        );
+    }
+}
+
+/// Every level of [`arena_side::Tree`] tries `Strict` first, which reads
+/// the whole subtree and then misses `x`: each failed try's copies (the
+/// subtree buffered again, its text) used to stay in the arena, 2^d of
+/// them. Now the buffer lends its values and its text, so the bytes a
+/// decode takes grow with the input: 12 levels (97 to 125 bytes of JSON)
+/// decode under the defaults, as under serde's derive.
+#[test]
+fn nested_untagged_tries_take_bytes_linear_in_the_input() {
+    let leaves = ["7", r#""abcdefgh""#, r#"{"k":["abcdefgh","abcdefgh"]}"#];
+    let depths: &[usize] = if cfg!(miri) { &[4, 8] } else { &[4, 8, 12, 16] };
+    for leaf in leaves {
+        for &depth in depths {
+            let arena = FrameArena::new();
+            let json = nested_json(depth, leaf);
+            let (got, bytes) = json_cost::<arena_side::Tree<'_>>(&arena, &json);
+            if depth == 12 {
+                println!(
+                    "12 levels, leaf {leaf}: {bytes} arena bytes for {} of JSON",
+                    json.len()
+                );
+            }
+            assert!(got.is_ok(), "{json}: {got:?}");
+            assert!(bytes <= 16 * json.len(), "{bytes} bytes for {json}");
+        }
+    }
+}

@@ -343,7 +343,7 @@ fn internal_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str) -> TokenStrea
             __deserializer,
             __tickarena::serde::__private::TaggedContentVisitor::new(__arena, #tag, #expecting, __TagSeed),
         )?;
-        let __deserializer = __tickarena::serde::__private::ContentDeserializer::once_as(&__content, __error);
+        let __deserializer = __tickarena::serde::__private::ContentDeserializer::lending_once_as(&__content, __error);
         match __tag {
             #(#arms)*
             _ => ::core::unreachable!(),
@@ -426,13 +426,13 @@ fn untagged_body(
     quote!({
         #(#visitors)*
         let __content = __serde::de::DeserializeSeed::deserialize(
-            __tickarena::serde::__private::ContentSeed::new(__arena),
+            __tickarena::serde::__private::BufferSeed::new(__arena),
             __deserializer,
         )?;
         // Each try's error is dropped (serde's): the cheap `Discarded`.
         let __deserializer = __tickarena::serde::__private::ContentDeserializer::<
             __tickarena::serde::__private::Discarded,
-        >::new(&__content);
+        >::lending(&__content);
         let __refused_before = __tickarena::serde::__private::refused_before(__arena);
         #first
         #(
@@ -588,12 +588,12 @@ fn adjacent_body(cx: &Cx<'_>, variants: &[Variant<'_>], tag: &str, content: &str
                     ::core::option::Option::Some(_) => {
                         let __content = __serde::de::MapAccess::next_value_seed(
                             &mut __map,
-                            __tickarena::serde::__private::ContentSeed::new(__arena),
+                            __tickarena::serde::__private::BufferSeed::new(__arena),
                         )?;
                         match #next_relevant {
                             ::core::option::Option::Some(TagContentOther::Tag) => {
                                 let __seed = __Seed { variant: #variant_from_map, arena: __arena };
-                                let __deserializer = __tickarena::serde::__private::ContentDeserializer::<__A::Error>::once(&__content);
+                                let __deserializer = __tickarena::serde::__private::ContentDeserializer::<__A::Error>::lending_once(&__content);
                                 let __ret = __serde::de::DeserializeSeed::deserialize(__seed, __deserializer)?;
                                 #remaining
                             }

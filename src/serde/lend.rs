@@ -1,0 +1,106 @@
+//! Values lent by a buffer instead of copied out of it. An untagged or
+//! tagged enum buffers its input ([`Content`], `content.rs`) and reads its
+//! variants back from that buffer (`ContentDeserializer`, `content_de.rs`).
+//! Two kinds of reader would copy what the buffer already holds in the
+//! arena, for the rest of the frame:
+//!
+//! - an enum nested in the buffered one, which buffers its part again
+//!   (serde's derive clones it there): `d` deep, `d` times the input;
+//! - a `&'a str` field, which copies its text again, in every variant an
+//!   untagged enum tries (a failed try's copies stay in the arena: nested
+//!   `d` deep, the tries multiply them).
+//!
+//! So such a reader asks the deserializer it calls to lend ([`asking`]):
+//! the arena's `lend_wanted` says which kind, for the length of that call.
+//! A `ContentDeserializer` over a buffer of the same arena (one made from
+//! a [`Buffered`], which lies wholly in that arena) answers ([`answer`]):
+//! it lends the value for the length of one `visit_unit` call of the
+//! reader's visitor, which takes it ([`take_content`], [`take_str`]). Any
+//! other deserializer never looks, and the reader copies what it is given,
+//! as before. A visitor is told apart only by the kind the arena holds
+//! with the value: a reader of one kind never reads a value of another.
+//!
+//! Why a lent value's references are valid for `'a`, the taker's borrow
+//! of the arena (the lifetime [`take_content`] and [`take_str`] give it):
+//! a `Buffered` is made only of what a `ContentSeed` of its arena
+//! returned, so every reference in a lent value is into that arena, to
+//! text, bytes and values the seed allocated there and leaked into the
+//! frame (nothing frees or writes them); and an arena's memory stays where
+//! it is while any shared borrow of the arena lasts (a reset takes the
+//! arena by value, a scope's rewind by `&mut`). The lender checks the kind
+//! asked for in its own arena's state and lends in that arena, and the
+//! taker takes from its own: the two are the same arena.
+
+use core::cell::Cell;
+
+use super::content::Content;
+use crate::arena::FrameArena;
+
+#[cfg(doc)]
+use super::content::Buffered;
+
+/// A [`Content`], asked for by a `ContentSeed`.
+pub(super) const CONTENT: u8 = 1;
+/// A `&str` of a `Content::Str`, asked for by `&'a str`'s decode.
+pub(super) const STR: u8 = 2;
+
+/// Runs `read` (which calls a deserializer with a visitor of kind `kind`)
+/// asking for a value of that kind to be lent.
+#[inline]
+pub(super) fn asking<R>(arena: &FrameArena, kind: u8, read: impl FnOnce() -> R) -> R {
+    /// Asks no more when dropped: when `read` returns, and when it
+    /// unwinds (a later decode's deserializer must not answer a reader
+    /// that is gone).
+    struct Asking<'s>(&'s Cell<u8>);
+    impl Drop for Asking<'_> {
+        #[inline]
+        fn drop(&mut self) {
+            self.0.set(0);
+        }
+    }
+    let wanted = &arena.decode_state().lend_wanted;
+    wanted.set(kind);
+    let _asking = Asking(wanted);
+    read()
+}
+
+/// Whether a reader of kind `kind` is asking, in `arena` (the lender's
+/// own arena), now: the lender's first step in the call the reader made.
+/// It asks no more after this.
+#[inline]
+pub(super) fn answer(arena: &FrameArena, kind: u8) -> bool {
+    let wanted = &arena.decode_state().lend_wanted;
+    if wanted.get() == kind {
+        wanted.set(0);
+        true
+    } else {
+        false
+    }
+}
+
+/// The buffered value lent to a `ContentSeed` of `arena`, if one is.
+#[inline]
+pub(super) fn take_content<'a>(arena: &'a FrameArena) -> Option<Content<'a>> {
+    let lent = arena.decode_state().lent.take(CONTENT)?;
+    // SAFETY: a value of kind `CONTENT` is lent in an arena only by a
+    // `ContentDeserializer` made from a `Buffered` of that arena (or from
+    // a part of one), for the length of its visitor's `visit_unit` call,
+    // which this is inside (`Lent`'s guard clears it when the call ends):
+    // it points to that deserializer's own `Content`, alive, read here as
+    // a copy. Its references are valid for `'a`: see the module's comment.
+    Some(unsafe { lent.cast::<Content<'a>>().read() })
+}
+
+/// The text lent to `&'a str`'s decode in `arena`, if one is.
+#[inline]
+pub(super) fn take_str<'a>(arena: &'a FrameArena) -> Option<&'a str> {
+    let lent = arena.decode_state().lent.take(STR)?;
+    // SAFETY: a value of kind `STR` is lent in an arena only by a
+    // `ContentDeserializer` made from a `Buffered` of that arena (or from
+    // a part of one), for the length of its visitor's `visit_unit` call,
+    // which this is inside (`Lent`'s guard clears it when the call ends):
+    // it points to the `&str` of that deserializer's `Content::Str`,
+    // alive, read here as a copy. The text is valid for `'a`: see the
+    // module's comment.
+    Some(unsafe { lent.cast::<&'a str>().read() })
+}
