@@ -29,7 +29,10 @@ pub(super) struct Decode<'a>(&'a FrameArena);
 impl Drop for Decode<'_> {
     #[inline]
     fn drop(&mut self) {
-        self.0.decode_state().active.set(false);
+        let state = self.0.decode_state();
+        state.active.set(false);
+        // A question left by a panic (`lend::asking`) ends with the decode.
+        state.lend_wanted.set(0);
         self.0.lift_ceiling();
     }
 }
@@ -58,6 +61,7 @@ pub(super) fn start(
     state.refused.set(false);
     state.over_bound.set(false);
     state.too_deep.set(false);
+    state.lend_wanted.set(0);
     state.max_depth.set(max_depth);
     state.max_stack.set(max_stack);
     state.max_bytes.set(max_bytes);
