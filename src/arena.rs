@@ -190,7 +190,9 @@ pub struct FrameArena {
 
 // SAFETY: the arena owns its region exclusively, and every reference into it
 // borrows the arena, so a value that can be moved to another thread has no
-// allocations still reachable from this one.
+// allocations still reachable from this one. The address its decode state
+// may hold (`decode::Lent`) is set only for the length of a call that
+// borrows the arena, and cleared before that call returns or unwinds.
 unsafe impl Send for FrameArena {}
 
 // Not `Sync`: two threads must not bump one arena at once (the top is a

@@ -184,10 +184,12 @@ pub const DEFAULT_MAX_STACK: usize = 512 << 10;
 /// know the input's length ([`InArena::new`], no bound set by hand):
 /// 64 KiB. Past it, the decode is the format's error, and a decode that
 /// fails leaves at most this much behind in the frame (its bytes stay
-/// until the frame ends). A server that keeps the defaults is safe: no
-/// datagram, whatever it claims or nests, leaves more than 64 KiB in the
-/// tick (a 1 200-byte datagram of nested length claims can leave
-/// 1 048 571 bytes under a bound of 1 MiB).
+/// until the frame ends). With the defaults, no datagram, whatever it
+/// claims or nests, leaves more than 64 KiB in the tick (a 1 200-byte
+/// datagram of nested length claims can leave 1 048 571 bytes under a
+/// bound of 1 MiB). The bound is on memory, not time: see
+/// [`guide::serde`](crate::guide::serde), "A bound per packet", for
+/// untagged enums nested in themselves.
 ///
 /// Where the caller holds the input's bytes (a datagram, a file), give the
 /// seed their length with [`InArena::for_input`]: the bound is then 32

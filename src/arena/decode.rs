@@ -57,13 +57,6 @@ pub(crate) struct DecodeState {
 #[derive(Debug, Default)]
 pub(crate) struct Lent(Cell<Option<(u8, NonNull<()>)>>);
 
-// SAFETY: the address is only ever set for the length of a call that
-// borrows the arena, and cleared before that call returns or unwinds
-// (`Lent::lend`'s guard): while it is set, the arena is borrowed on the
-// thread that set it and cannot move to another thread, so an arena that
-// moves never carries one.
-unsafe impl Send for Lent {}
-
 impl Lent {
     /// Lends `value`, of kind `kind`, until the guard returned is dropped
     /// (which the borrow of `value` outlives).

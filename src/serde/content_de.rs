@@ -20,7 +20,8 @@ use core::slice;
 use ::serde::Deserializer;
 use ::serde::de::{self, DeserializeSeed, Expected, MapAccess, SeqAccess, Unexpected, Visitor};
 
-use super::content::{Buffered, Content};
+use super::content::{Buffered, Content, ContentSeed};
+use super::impls::ArenaStrVisitor;
 use super::lend;
 use crate::arena::FrameArena;
 
@@ -187,10 +188,10 @@ impl<'c, E: de::Error> Deserializer<'c> for ContentDeserializer<'c, E> {
 
     fn deserialize_any<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         if let Some(arena) = self.lender
-            && lend::answer(arena, lend::CONTENT)
+            && lend::answer::<ContentSeed<'static>, V>(arena, lend::CONTENT)
         {
-            // A `ContentSeed` of this arena asked, just before calling
-            // here: lend it the value rather than have it copied.
+            // A `ContentSeed` of this arena asked, and is the visitor:
+            // lend it the value rather than have it copied.
             let _lent = arena.decode_state().lent.lend(lend::CONTENT, &self.content);
             return visitor.visit_unit();
         }
@@ -275,10 +276,10 @@ impl<'c, E: de::Error> Deserializer<'c> for ContentDeserializer<'c, E> {
 
     fn deserialize_str<V: Visitor<'c>>(self, visitor: V) -> Result<V::Value, E> {
         if let (Some(arena), Content::Str(text)) = (self.lender, &self.content)
-            && lend::answer(arena, lend::STR)
+            && lend::answer::<ArenaStrVisitor<'static>, V>(arena, lend::STR)
         {
-            // `&'a str`'s decode in this arena asked, just before calling
-            // here: lend it the text rather than have it copied.
+            // `&'a str`'s decode in this arena asked, and its visitor is
+            // the one here: lend it the text rather than have it copied.
             let _lent = arena.decode_state().lent.lend(lend::STR, text);
             return visitor.visit_unit();
         }

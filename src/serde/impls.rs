@@ -352,7 +352,7 @@ fn copy_str<'a>(arena: &'a FrameArena) -> impl FnOnce(&str) -> Result<&'a str, &
 /// `&'a str`'s visitor: the text copied into the arena (as
 /// [`StrVisitor`] copies it), or, at `visit_unit`, the text a buffer of
 /// the arena lends (`lend.rs`).
-struct ArenaStrVisitor<'a>(&'a FrameArena);
+pub(super) struct ArenaStrVisitor<'a>(&'a FrameArena);
 
 impl<'de, 'a> Visitor<'de> for ArenaStrVisitor<'a> {
     type Value = &'a str;

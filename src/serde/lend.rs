@@ -10,24 +10,31 @@
 //!   untagged enum tries (a failed try's copies stay in the arena: nested
 //!   `d` deep, the tries multiply them).
 //!
-//! So such a reader asks the deserializer it calls to lend ([`asking`]):
-//! the arena's `lend_wanted` says which kind, for the length of that call.
-//! A `ContentDeserializer` over a buffer of the same arena (one made from
-//! a [`Buffered`], which lies wholly in that arena) answers ([`answer`]):
-//! it lends the value for the length of one `visit_unit` call of the
-//! reader's visitor, which takes it ([`take_content`], [`take_str`]). Any
-//! other deserializer never looks, and the reader copies what it is given,
-//! as before. A visitor is told apart only by the kind the arena holds
-//! with the value: a reader of one kind never reads a value of another.
+//! So such a reader asks for the value to be lent ([`asking`]): the
+//! arena's `lend_wanted` says which kind, for the length of the call the
+//! reader makes. A `ContentDeserializer` over a buffer of the same arena
+//! (one made from a [`Buffered`], which lies wholly in that arena) answers
+//! ([`answer`]) only a visitor of the asking reader's own type, handed to
+//! it as the reader made it: it lends the value for the length of that
+//! visitor's `visit_unit` call, which takes it ([`take_content`],
+//! [`take_str`]). A visitor of any other type (a `Deserializer` wrapper's,
+//! which may change the value on its way, or a value read some other way
+//! first) gets the value as before, and the question ends there; any other
+//! deserializer never looks, and the reader copies what it is given. The
+//! arena keeps the kind with the value: a reader of one kind never reads a
+//! value of another.
 //!
 //! Why a lent value's references are valid for `'a`, the taker's borrow
 //! of the arena (the lifetime [`take_content`] and [`take_str`] give it):
 //! a `Buffered` is made only of what a `ContentSeed` of its arena
 //! returned, so every reference in a lent value is into that arena, to
 //! text, bytes and values the seed allocated there and leaked into the
-//! frame (nothing frees or writes them); and an arena's memory stays where
-//! it is while any shared borrow of the arena lasts (a reset takes the
-//! arena by value, a scope's rewind by `&mut`). The lender checks the kind
+//! frame (nothing frees or writes them: they have no owner that could give
+//! them back through the arena's `Allocator` methods, which alone free
+//! memory through a shared borrow, and only the newest block); and the rest
+//! of an arena's memory stays where it is while any shared borrow of the
+//! arena lasts (a reset takes the arena by `&mut`, `reclaim` by value, a
+//! scope's rewind by `&mut`). The lender checks the kind
 //! asked for in its own arena's state and lends in that arena, and the
 //! taker takes from its own: the two are the same arena.
 
@@ -62,18 +69,20 @@ pub(super) fn asking<R>(arena: &FrameArena, kind: u8, read: impl FnOnce() -> R) 
     value
 }
 
-/// Whether a reader of kind `kind` is asking, in `arena` (the lender's
-/// own arena), now: the lender's first step in the call the reader made.
-/// It asks no more after this.
+/// Whether a reader of kind `kind`, whose visitor is a `Reader`, is asking
+/// in `arena` (the lender's own arena) now, and `V`, the visitor the
+/// lender was handed, is that reader's own: the lender's first step in the
+/// call the reader made. Asked, the question ends here either way. (Types
+/// are told apart by name, lifetimes aside: the readers' visitors are this
+/// crate's private types, which no other type is named as.)
 #[inline]
-pub(super) fn answer(arena: &FrameArena, kind: u8) -> bool {
+pub(super) fn answer<Reader, V>(arena: &FrameArena, kind: u8) -> bool {
     let wanted = &arena.decode_state().lend_wanted;
-    if wanted.get() == kind {
-        wanted.set(0);
-        true
-    } else {
-        false
+    if wanted.get() != kind {
+        return false;
     }
+    wanted.set(0);
+    core::any::type_name::<V>() == core::any::type_name::<Reader>()
 }
 
 /// The buffered value lent to a `ContentSeed` of `arena`, if one is.

@@ -64,6 +64,7 @@ mod serde_depth;
 mod serde_derive_rules;
 mod serde_drops;
 mod serde_flatten;
+mod serde_lend;
 mod serde_macro_declared;
 mod serde_messages;
 mod serde_oracle;
