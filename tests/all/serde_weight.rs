@@ -250,6 +250,8 @@ proptest! {
 /// `{"k":[…]}` nested, read by the arena (by tests Miri does not run).
 #[cfg(not(miri))]
 #[derive(tickarena::DeserializeIn, Debug)]
+// Read only through `serde_stacker`, which the web build leaves out.
+#[cfg_attr(target_family = "wasm", allow(dead_code))]
 struct K<'a> {
     k: FrameVec<'a, K<'a>>,
 }
