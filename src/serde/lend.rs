@@ -54,7 +54,7 @@ pub(super) const STR: u8 = 2;
 ///
 /// No guard clears the question if `read` unwinds: every `&'a str` of a
 /// packet asks, and a guard's unwinding path cost the postcard snapshot's
-/// decode 5 % of its instructions. A question left by a panic is cleared
+/// decode 6 % of its instructions. A question left by a panic is cleared
 /// by the next question and when the decode ends (`limits`); only code of
 /// yours that catches the panic inside a decode and reads on from a buffer
 /// made before it could see it answered: its visitor then gets a
