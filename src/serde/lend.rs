@@ -89,25 +89,24 @@ pub(super) fn answer<Reader, V>(arena: &FrameArena, kind: u8) -> bool {
 #[inline]
 pub(super) fn take_content<'a>(arena: &'a FrameArena) -> Option<Content<'a>> {
     let lent = arena.decode_state().lent.take(CONTENT)?;
-    // SAFETY: a value of kind `CONTENT` is lent in an arena only by a
+    // A value of kind `CONTENT` is lent in an arena only by a
     // `ContentDeserializer` made from a `Buffered` of that arena (or from
     // a part of one), for the length of its visitor's `visit_unit` call,
-    // which this is inside (`Lent`'s guard clears it when the call ends):
-    // it points to that deserializer's own `Content`, alive, read here as
-    // a copy. Its references are valid for `'a`: see the module's comment.
-    Some(unsafe { lent.cast::<Content<'a>>().read() })
+    // which this is inside (`Lent`'s guard clears it when the call ends).
+    // SAFETY: it points to that deserializer's own live `Content`, read as a copy; its references are valid for `'a` (the module's comment).
+    let content = unsafe { lent.cast::<Content<'a>>().read() };
+    Some(content)
 }
 
 /// The text lent to `&'a str`'s decode in `arena`, if one is.
 #[inline]
 pub(super) fn take_str<'a>(arena: &'a FrameArena) -> Option<&'a str> {
     let lent = arena.decode_state().lent.take(STR)?;
-    // SAFETY: a value of kind `STR` is lent in an arena only by a
+    // A value of kind `STR` is lent in an arena only by a
     // `ContentDeserializer` made from a `Buffered` of that arena (or from
     // a part of one), for the length of its visitor's `visit_unit` call,
-    // which this is inside (`Lent`'s guard clears it when the call ends):
-    // it points to the `&str` of that deserializer's `Content::Str`,
-    // alive, read here as a copy. The text is valid for `'a`: see the
-    // module's comment.
-    Some(unsafe { lent.cast::<&'a str>().read() })
+    // which this is inside (`Lent`'s guard clears it when the call ends).
+    // SAFETY: it points to the live `&str` of that deserializer's `Content::Str`, read as a copy; the text is valid for `'a` (the module's comment).
+    let text = unsafe { lent.cast::<&'a str>().read() };
+    Some(text)
 }
