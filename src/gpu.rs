@@ -18,9 +18,11 @@
 //!   [`copy_to_texture`](UploadFrame::copy_to_texture)) asks for its
 //!   copy, and [`finish`](UploadFrame::finish) records the frame's copies
 //!   on the encoder and hands the chunks to the GPU: wgpu maps them for
-//!   writing again when that submission is done (`map_buffer_on_submit`),
-//!   and not before. [`UploadArena::submitted`] with the submission's
-//!   index lets a later frame wait on exactly it.
+//!   writing again when that submission is done, and not before.
+//!   [`UploadArena::submitted`] with the submission's index lets a later
+//!   frame wait on exactly it, and has the arena ask for that map itself
+//!   after the submit (otherwise `finish` asks wgpu to map at the submit,
+//!   `map_buffer_on_submit`, three heap allocations more).
 //!
 //! # Why this is sound
 //!

@@ -11,19 +11,36 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// lists grow in the first frames.
 const WARM_UP: usize = 10;
 
+/// How the staging buffer is mapped again after its frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapAgain {
+    /// `encoder.map_buffer_on_submit` before the submit: what the arena
+    /// does where it is not told its submissions.
+    OnSubmit,
+    /// `buffer.map_async` after the submit: what the arena does once
+    /// `UploadArena::submitted` tells it the submission (and what
+    /// `StagingBelt::recall` does). `gpu_done_first`: the GPU waited for
+    /// before it (outside the count), since wgpu allocates in `map_async`
+    /// while the buffer's submission runs (a list of that submission's
+    /// maps), not once it is done; otherwise asked for at once, as a
+    /// renderer does, and the count follows the GPU's timing.
+    AfterSubmit { gpu_done_first: bool },
+}
+
 /// For each of `frames` frames (after a short warm-up): writes `data`
 /// into a mapped staging buffer through a view, drops the view, unmaps
 /// the buffer, records its copy into a destination on a new encoder and
-/// has wgpu map it again once that encoder's submission is done: what
-/// the arena does for a frame whose uploads fit one chunk. `counted` runs
-/// the closure it is given and returns the heap allocations made
-/// meanwhile; the submit and a wait for the GPU come after it, outside
-/// the count, so no poll is counted.
+/// has wgpu map it again once that encoder's submission is done (asked
+/// for as `map_again` says): what the arena does for a frame whose
+/// uploads fit one chunk. `counted` runs the closure it is given and
+/// returns the heap allocations made meanwhile; the submit and the waits
+/// for the GPU are not counted, so no poll is.
 pub fn wgpu_calls_by_hand(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     data: &[u8],
     frames: usize,
+    map_again: MapAgain,
     mut counted: impl FnMut(&mut dyn FnMut()) -> u64,
 ) -> Vec<u64> {
     let bytes = (data.len() as u64).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
@@ -46,7 +63,12 @@ pub fn wgpu_calls_by_hand(
     let mut counts = Vec::with_capacity(frames);
     for frame in 0..WARM_UP + frames {
         let mut encoder = device.create_command_encoder(&Default::default());
-        let allocations = counted(&mut || {
+        let callback = |mapped: Arc<AtomicBool>| {
+            move |result: Result<(), wgpu::BufferAsyncError>| {
+                mapped.store(result.is_ok(), Ordering::Release)
+            }
+        };
+        let mut allocations = counted(&mut || {
             let mut view = staging
                 .get_mapped_range_mut(..)
                 .expect("the staging buffer is mapped");
@@ -54,12 +76,22 @@ pub fn wgpu_calls_by_hand(
             drop(view);
             staging.unmap();
             encoder.copy_buffer_to_buffer(&staging, 0, &destination, 0, bytes);
-            let mapped = mapped.clone();
-            encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Write, .., move |result| {
-                mapped.store(result.is_ok(), Ordering::Release)
-            });
+            if map_again == MapAgain::OnSubmit {
+                let callback = callback(mapped.clone());
+                encoder.map_buffer_on_submit(&staging, wgpu::MapMode::Write, .., callback);
+            }
         });
         queue.submit([encoder.finish()]);
+        if let MapAgain::AfterSubmit { gpu_done_first } = map_again {
+            if gpu_done_first {
+                device
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .expect("the GPU finishes the frame");
+            }
+            allocations += counted(&mut || {
+                staging.map_async(wgpu::MapMode::Write, .., callback(mapped.clone()));
+            });
+        }
         device
             .poll(wgpu::PollType::wait_indefinitely())
             .expect("the GPU finishes the frame");

@@ -60,7 +60,7 @@ pub trait Contender: Sized {
     fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex;
 
     /// Heap allocations so far inside tickarena's calls (`begin_frame` to
-    /// `finish`), wgpu's inside them included, counted with `count` (the
+    /// `finish`, and `submitted`), wgpu's inside them included, counted with `count` (the
     /// calling thread's allocations); 0 for the others.
     fn allocations_in_calls(&self) -> u64 {
         0
@@ -267,7 +267,11 @@ impl<const PUSH: bool> Contender for UploadArena<PUSH> {
         frame.finish(&mut encoder);
         self.allocations_in_calls += (self.count)() - before;
         let index = submit(gpu, encoder);
+        // Told the submission, the arena maps the frame's chunks again
+        // itself (counted as tickarena's call too).
+        let before = (self.count)();
         self.arena.submitted(index.clone());
+        self.allocations_in_calls += (self.count)() - before;
         index
     }
 

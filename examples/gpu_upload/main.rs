@@ -22,8 +22,8 @@
 //! process: the median of the pairs' ratios, lowest–highest; the last six
 //! lines are the `arena`'s (`extend`). Heap allocations are counted by a
 //! counting global allocator (this thread's), around tickarena's calls
-//! alone (`begin_frame` to `finish`: wgpu's allocations inside them
-//! count) and around the whole frame (wgpu's submit and poll included);
+//! alone (`begin_frame` to `finish`, and `submitted`: wgpu's allocations
+//! inside them count) and around the whole frame (wgpu's submit and poll included);
 //! the arena's process also makes the wgpu calls the arena makes by hand
 //! (`by_hand.rs`) and counts them, so that the line on heap allocations
 //! can tell wgpu's inside tickarena's calls from tickarena's own;
@@ -403,6 +403,11 @@ fn by_hand_allocations(gpu: &Gpu, instances: u32) -> f64 {
         &gpu.queue,
         bytemuck::cast_slice(&data),
         BY_HAND_FRAMES,
+        // The arena is told each submission (`UploadArena::submitted`):
+        // it maps its chunks again itself, just after the submit.
+        by_hand::MapAgain::AfterSubmit {
+            gpu_done_first: false,
+        },
         |calls| {
             let before = thread_allocations();
             calls();

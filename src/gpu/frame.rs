@@ -11,7 +11,7 @@ use bytemuck::Pod;
 use super::arena::{Chunk, UploadArena, UploadConfig, UploadStats, make_chunk, saturating_usize};
 use super::bump::{BumpError, COPY_ALIGN, Chunks, Closed, Cursor, Open, Room, of_upload};
 use super::error::UploadError;
-use super::signal::{FAILED, Notify};
+use super::signal::{FAILED, HANDED, Notify};
 use super::texture_copy::{Rows, row_copies};
 use crate::Tag;
 use crate::frame_loop::FrameRecord;
@@ -694,9 +694,10 @@ impl<'a> UploadFrame<'a> {
     /// Ends the frame: its copies ([`copy_to`](Self::copy_to),
     /// [`copy_to_texture`](Self::copy_to_texture)) are recorded on
     /// `encoder`, its staging chunks are unmapped, and mapped for writing
-    /// again once the GPU has finished the submission of `encoder`
-    /// (wgpu's `map_buffer_on_submit`); only then does a later frame
-    /// reuse them. Record the passes that read the copies' destinations
+    /// again once the GPU has finished the submission of `encoder` (asked
+    /// for by [`UploadArena::submitted`] where the arena is told its
+    /// submissions, otherwise here with wgpu's `map_buffer_on_submit`);
+    /// only then does a later frame reuse them. Record the passes that read the copies' destinations
     /// on `encoder` after this call (or on an encoder submitted after it),
     /// and submit it; [`UploadArena::submitted`] with its submission
     /// index lets the next frame that needs these chunks wait on exactly
@@ -741,7 +742,7 @@ impl<'a> UploadFrame<'a> {
             // (A chunk found unmapped stays as it is, for the slot's next
             // frame to drop.)
             if chunk.signal.get() != FAILED {
-                hand_to_gpu(chunk, encoder);
+                hand_to_gpu(chunk, encoder, arena.told);
             }
         }
         slot.awaiting_submission = slot.bump.chunks_opened() > 0;
@@ -915,12 +916,17 @@ fn record(encoder: &mut wgpu::CommandEncoder, chunks: &[Chunk], copy: PendingCop
     }
 }
 
-/// Unmaps a chunk the frame wrote to and has wgpu map it again once the
-/// submission of `encoder` is done.
-fn hand_to_gpu(chunk: &mut Chunk, encoder: &wgpu::CommandEncoder) {
+/// Unmaps a chunk the frame wrote to. Where the arena is told its
+/// submissions (`told`), it maps the chunk again itself when told;
+/// otherwise wgpu maps it again once the submission of `encoder` is done.
+fn hand_to_gpu(chunk: &mut Chunk, encoder: &wgpu::CommandEncoder, told: bool) {
     // (Every view is gone: writers borrow the frame that is being
     // finished.)
     chunk.buffer.unmap();
+    if told {
+        chunk.signal.set(HANDED);
+        return;
+    }
     let notify = Notify::pending(&chunk.signal);
     encoder.map_buffer_on_submit(&chunk.buffer, wgpu::MapMode::Write, .., move |result| {
         notify.done(result)

@@ -15,14 +15,18 @@ pub(crate) const PENDING: u8 = 1;
 pub(crate) const FAILED: u8 = 2;
 /// wgpu dropped the callback without calling it: never submitted.
 pub(crate) const NEVER_SUBMITTED: u8 = 3;
+/// Handed to the GPU with no map asked for yet: the arena asks for it
+/// itself once told the submission that carries the chunk
+/// (`UploadArena::submitted`).
+pub(crate) const HANDED: u8 = 4;
 
 /// A chunk's state, shared with its map callback (made once per chunk).
 #[derive(Debug, Default)]
 pub(crate) struct Signal(AtomicU8);
 
 impl Signal {
-    /// The chunk's state: [`MAPPED`], [`PENDING`], [`FAILED`] or
-    /// [`NEVER_SUBMITTED`]. Acquire: what wgpu did before the callback
+    /// The chunk's state: [`MAPPED`], [`PENDING`], [`FAILED`],
+    /// [`NEVER_SUBMITTED`] or [`HANDED`]. Acquire: what wgpu did before the callback
     /// (the map) happens before the chunk is written again.
     pub(crate) fn get(&self) -> u8 {
         self.0.load(Ordering::Acquire)

@@ -301,3 +301,87 @@ fn a_forgotten_frame_does_not_keep_the_arena_borrowed() {
     assert_eq!(read_back(&device, &out), [5; 4]);
     eprintln!("after a forgotten frame: {:?}", arena.stats());
 }
+
+/// Told its submissions, the arena maps its chunks again itself. A frame
+/// then finished on an encoder dropped unsubmitted, and frames submitted
+/// but never told (the program stopped calling `submitted`): each such
+/// slot's next frame lets its chunk go (wgpu frees it once no submission
+/// uses it: a submitted frame's copy still lands) and takes a new one,
+/// and the arena goes back to maps asked for at the submit. Every
+/// submitted frame's data lands, no error is reported, and the frames
+/// after the switch make no more buffers.
+#[test]
+fn frames_not_told_while_submissions_are_told_land_and_the_arena_goes_on() {
+    let (device, queue) = device();
+    for frames in [1usize, 2, 3] {
+        let mut arena = UploadArena::new(&device, config(frames));
+        let mut created_at_20 = 0;
+        for tick in 0..40u32 {
+            let out = readable(&device, 16);
+            if tick == 10 {
+                let mut frame = arena.begin_frame().unwrap();
+                let upload = frame.upload_slice(&[tick; 4]).unwrap();
+                frame.copy_to(&upload, &out, 0).unwrap();
+                let mut encoder = device.create_command_encoder(&Default::default());
+                frame.finish(&mut encoder);
+                drop(encoder);
+                continue;
+            }
+            let index = frame(&mut arena, &device, &queue, &out, tick, None).unwrap();
+            if tick < 10 {
+                arena.submitted(index);
+            }
+            assert_eq!(
+                read_back(&device, &out),
+                [tick; 4],
+                "frames {frames}, tick {tick}"
+            );
+            if tick == 20 {
+                created_at_20 = arena.stats().buffers_created;
+            }
+        }
+        let stats = arena.stats();
+        eprintln!("frames in flight {frames}: {stats:?}");
+        // One chunk per slot at first; each chunk let go made again once.
+        assert!(stats.buffers_destroyed >= 1, "{stats:?}");
+        assert_eq!(
+            stats.buffers_created,
+            frames as u64 + stats.buffers_destroyed,
+            "{stats:?}"
+        );
+        assert_eq!(
+            stats.buffers_created, created_at_20,
+            "steady after the switch: {stats:?}"
+        );
+    }
+}
+
+/// `submitted` told after an encoder the arena's frame was finished on
+/// was dropped unsubmitted: the chunk is mapped again at once (no
+/// submission uses it) and the next frame goes on.
+#[test]
+fn submitted_after_a_dropped_encoder_maps_its_chunk_again() {
+    let (device, queue) = device();
+    let mut arena = UploadArena::new(&device, config(1));
+    let out = readable(&device, 16);
+    let index = frame(&mut arena, &device, &queue, &out, 1, None).unwrap();
+    arena.submitted(index);
+    // Told mode: the next frame's chunk waits for `submitted`.
+    {
+        let frame = arena.begin_frame().unwrap();
+        let _ = frame.upload_slice(&[2u32; 4]).unwrap();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        frame.finish(&mut encoder);
+    }
+    let other = queue.submit([device.create_command_encoder(&Default::default()).finish()]);
+    arena.submitted(other);
+    let index = frame(&mut arena, &device, &queue, &out, 3, None).unwrap();
+    arena.submitted(index);
+    assert_eq!(read_back(&device, &out), [3; 4]);
+    let stats = arena.stats();
+    assert_eq!(
+        (stats.buffers_created, stats.buffers_destroyed),
+        (1, 0),
+        "{stats:?}"
+    );
+}
