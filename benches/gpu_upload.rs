@@ -40,7 +40,11 @@ fn contender<C: Contender>(group: &mut BenchmarkGroup<'_, WallTime>, gpu: &Gpu, 
     let mut in_flight = InFlight::new(FRAMES_IN_FLIGHT);
     group.bench_function(C::NAME, |b| {
         b.iter(|| {
-            let index = contender.frame(gpu, n, &dst);
+            let work = contenders::Work {
+                candidates: n,
+                cull: false,
+            };
+            let index = contender.frame(gpu, work, &dst);
             in_flight.submitted(gpu, index);
         })
     });

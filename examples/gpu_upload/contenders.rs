@@ -1,9 +1,11 @@
-//! The five ways a frame's instances reach the GPU: each builds `n`
-//! instances from their index, uploads them into the destination buffer
-//! and submits the frame. `queue.write_buffer_with` and `StagingBelt` are
-//! told the frame's size before it is built (they cannot be used without
-//! it); tickarena's upload arena and the `Vec`s are not: they grow as the
-//! instances are pushed, one at a time.
+//! The ways a frame's instances reach the GPU: each builds the frame's
+//! instances from their index (all of them, or those that survive a
+//! culling: `Work`), uploads them into the destination buffer and submits
+//! the frame. `queue.write_buffer_with` and `StagingBelt` are told the
+//! frame's size before it is built (they cannot be used without it: a
+//! culled frame is given its candidates' size, the most it can need);
+//! tickarena's upload arena and the `Vec`s are not: they grow as the
+//! instances are pushed.
 //!
 //! Shared by `examples/gpu_upload` and `benches/gpu_upload.rs`.
 
@@ -43,6 +45,31 @@ impl Instance {
     }
 }
 
+/// A frame's work: `candidates` instances built from their index, of
+/// which, where `cull` is set, a quarter are culled as they are built (as
+/// a renderer culls: the count is known only at the end).
+#[derive(Clone, Copy, Debug)]
+pub struct Work {
+    pub candidates: u32,
+    pub cull: bool,
+}
+
+impl Work {
+    /// Whether candidate `i` survives the culling.
+    #[inline]
+    pub fn kept(self, i: u32) -> bool {
+        !self.cull || i % 4 != 3
+    }
+
+    /// The instances that survive, in order.
+    #[inline]
+    pub fn instances(self) -> impl Iterator<Item = Instance> {
+        (0..self.candidates)
+            .filter(move |&i| self.kept(i))
+            .map(Instance::from_index)
+    }
+}
+
 /// One way to upload a frame.
 pub trait Contender: Sized {
     /// The contender's name on the command line and in the output.
@@ -55,9 +82,9 @@ pub trait Contender: Sized {
 
     fn new(gpu: &Gpu, instances: u32) -> Self;
 
-    /// Builds `n` instances, uploads them into `dst` (from offset 0) and
-    /// submits the frame.
-    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex;
+    /// Builds the frame's instances, uploads them into `dst` (from offset
+    /// 0) and submits the frame.
+    fn frame(&mut self, gpu: &Gpu, work: Work, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex;
 
     /// Heap allocations so far inside tickarena's calls (`begin_frame` to
     /// `finish`, and `submitted`), wgpu's inside them included, counted with `count` (the
@@ -89,12 +116,25 @@ pub const NAMES: [&str; 6] = [
     FreshVec::NAME,
 ];
 
-/// Writes instances `0..n` into mapped memory, whose length is `n`
-/// instances, through wgpu's write-only view.
-fn write_instances(out: wgpu::WriteOnly<'_, [u8]>, n: u32) {
+/// Writes the frame's instances into mapped memory, whose length is its
+/// candidates', through wgpu's write-only view: all of them through
+/// `write_iter`, or, culled, one slot per survivor in a plain loop (as a
+/// renderer writes them; the rest of the memory is left as it was).
+fn write_instances(out: wgpu::WriteOnly<'_, [u8]>, work: Work) {
     let (slots, rest) = out.into_chunks::<{ size_of::<Instance>() }>();
     debug_assert!(rest.is_empty());
-    slots.write_iter((0..n).map(|i| bytemuck::cast(Instance::from_index(i))));
+    if !work.cull {
+        slots.write_iter((0..work.candidates).map(|i| bytemuck::cast(Instance::from_index(i))));
+        return;
+    }
+    let mut slots = slots.into_iter();
+    for i in 0..work.candidates {
+        if work.kept(i)
+            && let Some(slot) = slots.next()
+        {
+            slot.write(bytemuck::cast(Instance::from_index(i)));
+        }
+    }
 }
 
 fn bytes(n: u32) -> wgpu::BufferSize {
@@ -122,12 +162,12 @@ impl Contender for WriteBufferWith {
         WriteBufferWith
     }
 
-    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+    fn frame(&mut self, gpu: &Gpu, work: Work, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
         let mut view = gpu
             .queue
-            .write_buffer_with(dst, 0, bytes(n))
+            .write_buffer_with(dst, 0, bytes(work.candidates))
             .expect("a write within the destination");
-        write_instances(view.slice(..), n);
+        write_instances(view.slice(..), work);
         drop(view);
         submit(gpu, encoder(gpu))
     }
@@ -148,10 +188,12 @@ impl Contender for Belt {
         ))
     }
 
-    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+    fn frame(&mut self, gpu: &Gpu, work: Work, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
         let mut encoder = encoder(gpu);
-        let mut view = self.0.write_buffer(&mut encoder, dst, 0, bytes(n));
-        write_instances(view.slice(..), n);
+        let mut view = self
+            .0
+            .write_buffer(&mut encoder, dst, 0, bytes(work.candidates));
+        write_instances(view.slice(..), work);
         drop(view);
         self.0.finish();
         let index = submit(gpu, encoder);
@@ -171,10 +213,12 @@ impl Contender for ReusedVec {
         ReusedVec(Vec::new())
     }
 
-    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+    fn frame(&mut self, gpu: &Gpu, work: Work, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
         self.0.clear();
-        for i in 0..n {
-            self.0.push(Instance::from_index(i));
+        for i in 0..work.candidates {
+            if work.kept(i) {
+                self.0.push(Instance::from_index(i));
+            }
         }
         gpu.queue
             .write_buffer(dst, 0, bytemuck::cast_slice(&self.0));
@@ -193,10 +237,12 @@ impl Contender for FreshVec {
         FreshVec
     }
 
-    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+    fn frame(&mut self, gpu: &Gpu, work: Work, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
         let mut instances = Vec::new();
-        for i in 0..n {
-            instances.push(Instance::from_index(i));
+        for i in 0..work.candidates {
+            if work.kept(i) {
+                instances.push(Instance::from_index(i));
+            }
         }
         gpu.queue
             .write_buffer(dst, 0, bytemuck::cast_slice(&instances));
@@ -240,7 +286,7 @@ impl<const PUSH: bool> Contender for UploadArena<PUSH> {
         UploadArena::with_counter(gpu, instances, || 0)
     }
 
-    fn frame(&mut self, gpu: &Gpu, n: u32, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
+    fn frame(&mut self, gpu: &Gpu, work: Work, dst: &wgpu::Buffer) -> wgpu::SubmissionIndex {
         let mut encoder = encoder(gpu);
         // tickarena's calls, from `begin_frame` to `finish`, counted.
         let before = (self.count)();
@@ -250,14 +296,16 @@ impl<const PUSH: bool> Contender for UploadArena<PUSH> {
             .expect("a frame of the upload arena");
         let mut instances = frame.upload::<Instance>().expect("an upload");
         if PUSH {
-            for i in 0..n {
-                instances
-                    .push(Instance::from_index(i))
-                    .expect("room for the frame");
+            for i in 0..work.candidates {
+                if work.kept(i) {
+                    instances
+                        .push(Instance::from_index(i))
+                        .expect("room for the frame");
+                }
             }
         } else {
             instances
-                .extend((0..n).map(Instance::from_index))
+                .extend(work.instances())
                 .expect("room for the frame");
         }
         let instances = instances.finish();

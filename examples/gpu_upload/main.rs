@@ -6,7 +6,13 @@
 //! builds N instances of 32 bytes from their index, uploads them into a
 //! GPU buffer and submits the frame, with two frames in flight. The last
 //! two are told the frame's size in advance (their APIs need it); the
-//! arena and the `Vec`s are not.
+//! arena and the `Vec`s are not. `--burst-every N` makes every Nth frame
+//! 8 times larger (its frames timed apart); `--cull` culls a quarter of
+//! each frame's instances as they are built, as a renderer does, so the
+//! count is known only at the end: `write_buffer_with` and the belt are
+//! then given the candidates' size and write the survivors into it in a
+//! plain loop, the arena `extend`s from a filtering iterator (or `push`es
+//! the survivors), the `Vec`s push them.
 //!
 //! ```sh
 //! cargo run --release --features wgpu --example gpu_upload -- --instances 10000 --frames 600
@@ -46,7 +52,8 @@ mod contenders;
 mod gpu;
 
 use contenders::{
-    Belt, Contender, FreshVec, NAMES, ReusedVec, UploadArena, UploadArenaPush, WriteBufferWith,
+    Belt, Contender, FreshVec, NAMES, ReusedVec, UploadArena, UploadArenaPush, Work,
+    WriteBufferWith,
 };
 use counting_alloc::{ThreadCounting, thread_allocations};
 use flags::Flags;
@@ -57,7 +64,7 @@ use pinned_cpu::{median, pin_to, thread_cpu_ns};
 static COUNTING: ThreadCounting = counting_alloc::Counting;
 
 const USAGE: &str = "usage: gpu_upload [--instances N] [--frames F] [--warm-up W] [--pairs P] \
-                     [--cpu N] [--no-pin] [--contender NAME] [--adapter]";
+                     [--cpu N] [--no-pin] [--burst-every N] [--cull] [--contender NAME] [--adapter]";
 
 /// Frames the GPU may still be working on when a frame begins.
 const FRAMES_IN_FLIGHT: usize = 2;
@@ -76,6 +83,9 @@ struct Settings {
     /// Every this many frames, a burst of `BURST` times the instances
     /// (0: no bursts).
     burst_every: usize,
+    /// A quarter of each frame's instances culled as they are built (the
+    /// count known only at the end, as in a renderer that culls).
+    cull: bool,
 }
 
 /// A burst frame's instances, in ordinary frames' (the game's explosion).
@@ -129,6 +139,7 @@ fn main() {
         cpu: 1,
         pin: true,
         burst_every: 0,
+        cull: false,
     };
     let mut pairs = 5usize;
     let mut contender = None;
@@ -141,6 +152,7 @@ fn main() {
             "--cpu" => settings.cpu = flags.value(&flag, "a CPU number"),
             "--no-pin" => settings.pin = false,
             "--burst-every" => settings.burst_every = flags.value(&flag, "a number of frames"),
+            "--cull" => settings.cull = true,
             "--adapter" => {
                 // The adapter the contenders would run on, and nothing else.
                 match Gpu::new() {
@@ -234,8 +246,14 @@ fn parent(settings: Settings, pairs: usize) {
     let (middle, low, high) = ratio(arena, fresh);
     println!("arena vs fresh Vec + write_buffer: {middle:.2}× ({low:.2}–{high:.2})");
     println!(
-        "instances per frame: {} (32 B each), {} frames, adapter: {adapter}",
-        settings.instances, settings.frames
+        "instances per frame: {} (32 B each){}, {} frames, adapter: {adapter}",
+        settings.instances,
+        if settings.cull {
+            ", a quarter culled"
+        } else {
+            ""
+        },
+        settings.frames
     );
     let (middle, low, high) = ratio(arena, with);
     println!(
@@ -313,6 +331,9 @@ fn spawn(name: &str, settings: Settings) -> (String, Measured) {
         args.push("--no-pin".into());
     }
     args.extend(["--burst-every".into(), settings.burst_every.to_string()]);
+    if settings.cull {
+        args.push("--cull".into());
+    }
     let output = std::process::Command::new(std::env::current_exe().expect("this program"))
         .args(&args)
         .output()
@@ -430,7 +451,11 @@ fn measure<C: Contender>(gpu: &Gpu, settings: Settings, mut contender: C) -> Mea
     );
     let mut in_flight = InFlight::new(FRAMES_IN_FLIGHT);
     let mut frame = |contender: &mut C, i: usize| {
-        let index = contender.frame(gpu, settings.instances_of(i), &dst);
+        let work = Work {
+            candidates: settings.instances_of(i),
+            cull: settings.cull,
+        };
+        let index = contender.frame(gpu, work, &dst);
         if !C::WAITS_ITSELF {
             in_flight.submitted(gpu, index);
         }

@@ -259,7 +259,8 @@ fn dropped_writers_give_their_chunk_back_for_the_unmap() {
 
 /// `extend` writes elements of every size right: those with slots of
 /// their own size (4 to 64 bytes) and the others, byte windows; across
-/// chunk ends too (chunks of 256 bytes, then 512, ...).
+/// chunk ends too (chunks of 256 bytes, then 512, ...); from iterators
+/// of every kind: a length known, a filter, and size hints that lie.
 #[test]
 fn extend_writes_elements_of_every_size_intact() {
     fn check<const N: usize>(device: &wgpu::Device, queue: &wgpu::Queue)
@@ -268,17 +269,49 @@ fn extend_writes_elements_of_every_size_intact() {
     {
         let mut arena = UploadArena::new(device, config(256));
         let count = 100usize;
-        let expected: Vec<u8> = (0..count * N).map(|i| (i * 7 + N) as u8).collect();
-        let dst = readable(device, (count * N).next_multiple_of(4) as u64);
-        let frame = arena.begin_frame().unwrap();
-        let mut writer = frame.upload::<[u8; N]>().unwrap();
-        writer
-            .extend(expected.as_chunks::<N>().0.iter().copied())
+        let all: Vec<u8> = (0..count * N).map(|i| (i * 7 + N) as u8).collect();
+        let elements = all.as_chunks::<N>().0;
+        // A length known, a filter (a quarter culled), and iterators whose
+        // size hint lies (a length too short, and too long): each across
+        // the room ends of 256-byte chunks.
+        for kind in ["exact", "filter", "claims fewer", "claims more"] {
+            let kept = |i: &usize| kind != "filter" || i % 4 != 3;
+            let expected: Vec<u8> = (0..count).filter(kept).flat_map(|i| elements[i]).collect();
+            let dst = readable(device, (count * N).next_multiple_of(4) as u64);
+            let frame = arena.begin_frame().unwrap();
+            let mut writer = frame.upload::<[u8; N]>().unwrap();
+            let values = elements.iter().copied();
+            match kind {
+                "exact" => writer.extend(values),
+                "filter" => {
+                    writer.extend(values.enumerate().filter(|(i, _)| kept(i)).map(|(_, v)| v))
+                }
+                "claims fewer" => writer.extend(Lying(values, count / 3)),
+                _ => writer.extend(Lying(values, count * 3)),
+            }
             .unwrap();
-        assert_eq!(writer.len(), count);
-        let upload = writer.finish();
-        let bytes = submit_and_read_back(device, queue, frame, &[(&upload, 0)], &dst, dst.size());
-        assert_eq!(&bytes[..count * N], &expected[..], "elements of {N} bytes");
+            let len = expected.len();
+            assert_eq!(writer.len() * N, len, "{kind}");
+            let upload = writer.finish();
+            let bytes =
+                submit_and_read_back(device, queue, frame, &[(&upload, 0)], &dst, dst.size());
+            assert_eq!(
+                &bytes[..len],
+                &expected[..],
+                "elements of {N} bytes, {kind}"
+            );
+        }
+    }
+    /// An iterator that says it has exactly `.1` elements.
+    struct Lying<I>(I, usize);
+    impl<I: Iterator> Iterator for Lying<I> {
+        type Item = I::Item;
+        fn next(&mut self) -> Option<I::Item> {
+            self.0.next()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (self.1, Some(self.1))
+        }
     }
     let (device, queue) = device();
     check::<1>(&device, &queue);
