@@ -525,6 +525,15 @@ pub trait DeserializeIn<'a>: Sized {
     #[doc(hidden)]
     const HEAP_CAUSE: heap_free::HeapCause = heap_free::HeapCause::NONE;
 
+    /// Whether a value may hold values of its own type (a tree, a boxed
+    /// command), so that a message nests it level by level: its lists are
+    /// then made out of line, for the stack each level takes. The derive
+    /// says so for a type whose fields name it, and `Box` and `Option`
+    /// pass it on; not for hand-written impls (whose levels the stack
+    /// bound still measures).
+    #[doc(hidden)]
+    const NESTS_ITSELF: bool = false;
+
     /// Deserializes `Self` from `deserializer`, its nested data in `arena`.
     /// Called directly, it starts no decode: the depth and stack limits
     /// apply at their defaults, and the byte bound is that of a decode

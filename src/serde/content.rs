@@ -20,7 +20,7 @@ use core::fmt;
 use ::serde::Deserializer;
 use ::serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor};
 
-use super::impls::{ArenaList, exhausted};
+use super::impls::{ArenaList, exhausted, with_room_out_of_line};
 use super::{lend, limits};
 use crate::arena::FrameArena;
 use crate::frame_types::FrameVec;
@@ -363,7 +363,8 @@ pub(super) fn list<'a, T, E: de::Error>(
     arena: &'a FrameArena,
     hint: Option<usize>,
 ) -> Result<FrameVec<'a, T>, E> {
-    <FrameVec<'a, T> as ArenaList<'a, T>>::with_room(arena, hint)
+    // Out of line: a buffer nests itself level by level.
+    with_room_out_of_line::<T, FrameVec<'a, T>>(arena, hint)
         .map_err(|()| exhausted(arena, "buffered input"))
 }
 

@@ -339,6 +339,25 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .map(|(field, ty, read)| (field.clone(), ty, *read))
         .collect();
     let heap_cause = crate::no_heap::type_cause(name, &cause_fields, &quote!(#arena_lifetime));
+    // A type whose fields name it (a tree's children, a boxed command) is
+    // read level by level: not inlined, as serde's derive, so that a level
+    // takes one frame, not its lists' loops inlined into it (the stack a
+    // deep message takes), and its lists made out of line
+    // (`NESTS_ITSELF`). Any other type is inlined into the one that
+    // holds it, as its fields' reads are: a call per entity and per
+    // component cost the snapshot's postcard decode a quarter more
+    // instructions (`scripts/decode-instructions`).
+    let nests_itself = cause_fields.iter().any(|(_, ty, _)| names_type(ty, name));
+    let (nests, inline) = if nests_itself {
+        (
+            quote!(
+                const NESTS_ITSELF: bool = true;
+            ),
+            quote!(),
+        )
+    } else {
+        (quote!(), quote!(#[inline]))
+    };
     Ok(quote! {
         const _: () = {
             use #krate as __tickarena;
@@ -356,9 +375,9 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 // named (see `tickarena::serde::__private::field_heap`).
                 const HEAP_FREE: bool = __tickarena::serde::__private::no_heap_cause::<#arena_lifetime, Self>();
                 const HEAP_CAUSE: __tickarena::serde::__private::HeapCause = #heap_cause;
+                #nests
 
-                // No `#[inline]`, as serde's derive: a recursive type's level
-                // then takes one frame, not its lists' loops inlined into it.
+                #inline
                 fn deserialize_in<'__de, __D>(
                     __arena: &#arena_lifetime __tickarena::FrameArena,
                     __deserializer: __D,
@@ -376,6 +395,19 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 /// The seed that reads a value of `ty`: `InArena` for arena data, the
 /// type's own `Deserialize` otherwise. Spanned on the type, so that rustc
 /// names a type that is neither there, not at the derive.
+/// Whether `ty` names `name` (or `Self`) anywhere in it: a field of a
+/// type that holds itself.
+fn names_type(ty: &syn::Type, name: &Ident) -> bool {
+    fn any(tokens: TokenStream, name: &Ident) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => ident == *name || ident == "Self",
+            proc_macro2::TokenTree::Group(group) => any(group.stream(), name),
+            _ => false,
+        })
+    }
+    any(quote!(#ty), name)
+}
+
 fn type_seed(ty: &syn::Type, in_arena: bool, arena: &TokenStream) -> TokenStream {
     let span = syn::spanned::Spanned::span(ty);
     if in_arena {
@@ -1412,5 +1444,32 @@ fn refuse_variant(variant: &syn::Variant, attrs: &VariantAttrs, errors: &mut Err
             span,
             "#[serde(other)] must be on a unit variant",
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_type;
+
+    #[test]
+    fn a_field_that_names_its_type_or_self_is_found_at_any_depth() {
+        let name: syn::Ident = syn::parse_quote!(Tree);
+        let named: [syn::Type; 4] = [
+            syn::parse_quote!(&'a [Tree<'a>]),
+            syn::parse_quote!(Option<FrameBox<'a, Tree<'a>>>),
+            syn::parse_quote!(Box<Self>),
+            syn::parse_quote!((u32, [Tree<'a>; 2])),
+        ];
+        for ty in &named {
+            assert!(names_type(ty, &name), "{}", quote::quote!(#ty));
+        }
+        let other: [syn::Type; 3] = [
+            syn::parse_quote!(&'a [Trees<'a>]),
+            syn::parse_quote!(u32),
+            syn::parse_quote!(tree::Leaf),
+        ];
+        for ty in &other {
+            assert!(!names_type(ty, &name), "{}", quote::quote!(#ty));
+        }
     }
 }
