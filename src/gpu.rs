@@ -21,8 +21,8 @@
 //!   writing again when that submission is done, and not before.
 //!   [`UploadArena::submitted`] with the submission's index lets a later
 //!   frame wait on exactly it, and has the arena ask for that map itself
-//!   after the submit (otherwise `finish` asks wgpu to map at the submit,
-//!   `map_buffer_on_submit`, three heap allocations more).
+//!   at the next `begin_frame` (otherwise `finish` asks wgpu to map at the
+//!   submit, `map_buffer_on_submit`, three heap allocations more).
 //!
 //! # Why this is sound
 //!
@@ -43,7 +43,11 @@
 //! CPU arena: a frame borrows the arena mutably (one open frame at a
 //! time); an [`Upload`] cannot be used once the next frame has begun; and
 //! a frame's chunks come back only through the GPU's completion (the map
-//! callback), never by a call of yours. No handle to a staging buffer
+//! callback), never by a call of yours. Where the arena asks for that map
+//! itself (told its submissions), wgpu maps a chunk only once every
+//! submission that copies from it is done, and refuses a submit that
+//! copies from a chunk mapped or being mapped: the arena never writes
+//! where a copy may still read. No handle to a staging buffer
 //! leaves the arena (a `wgpu::Buffer` can be destroyed from safe code
 //! while the arena writes through its view): copies out of staging
 //! memory are the frame's operations, recorded at its `finish`, so a

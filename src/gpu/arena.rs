@@ -180,6 +180,9 @@ pub(super) struct Slot {
     pub(super) submission: Option<wgpu::SubmissionIndex>,
     /// Finished and handed to the GPU, its submission not told yet.
     pub(super) awaiting_submission: bool,
+    /// Told its submission: its `HANDED` chunks are mapped again at the
+    /// next `begin_frame`.
+    pub(super) map_at_begin: bool,
     pub(super) tags: TagBytes,
     /// The number of the frame that used it last.
     pub(super) frame: u64,
@@ -326,6 +329,7 @@ impl UploadArena {
                 copies: Vec::with_capacity(COPIES),
                 submission: None,
                 awaiting_submission: false,
+                map_at_begin: false,
                 tags: TagBytes::default(),
                 frame: 0,
                 first_size: config.chunk_size,
@@ -444,6 +448,7 @@ impl UploadArena {
         if let Some(frame) = self.abandoned.take() {
             return Err(UploadError::NotSubmitted { frame });
         }
+        self.map_told();
         let index = self.next;
         self.settle(index, wait)?;
         self.resize(index);
@@ -620,12 +625,14 @@ impl UploadArena {
     /// Where another part of the program submits (an engine's render
     /// graph), not calling it is fine.
     ///
-    /// Told, the arena also maps those frames' chunks again itself, here
-    /// (as `StagingBelt::recall` does), instead of asking wgpu at
-    /// `finish` to map them at the submit: three heap allocations fewer
-    /// per chunk, all wgpu's. Call it after that submit, never before it
-    /// (a chunk mapped before the submit that copies from it fails that
-    /// submit in wgpu). Once told, the arena counts on being told: a frame
+    /// Told, the arena also asks wgpu itself to map those frames' chunks
+    /// again, at the next `begin_frame` (as `StagingBelt::recall` does
+    /// after the submit), instead of asking it at `finish` to map them at
+    /// the submit: three heap allocations fewer per chunk, all wgpu's.
+    /// So submit a finished frame before the next `begin_frame` (a chunk
+    /// mapped before the submit that copies from it fails that submit in
+    /// wgpu); telling an older index before the submit is fine. Once
+    /// told, the arena counts on being told: a frame
     /// finished after that and never told (its encoder dropped, or the
     /// calls stopped) has its chunk let go at its slot's next frame (wgpu
     /// frees it once no submission uses it; a submitted frame's copy still
@@ -654,6 +661,20 @@ impl UploadArena {
         {
             slot.awaiting_submission = false;
             slot.submission = Some(index.clone());
+            slot.map_at_begin = true;
+        }
+        self.told = true;
+    }
+
+    /// Asks wgpu to map again the chunks of the frames told their
+    /// submission since the last frame began. Here, not in `submitted`:
+    /// a program that tells an older index before it submits the frame
+    /// (finish, `submitted(last frame's index)`, submit) has submitted it
+    /// by the next `begin_frame`, and a map asked for before that submit
+    /// would fail it in wgpu.
+    fn map_told(&mut self) {
+        for slot in self.slots.iter_mut().filter(|slot| slot.map_at_begin) {
+            slot.map_at_begin = false;
             for chunk in &slot.chunks {
                 if chunk.signal.get() == HANDED {
                     let notify = Notify::pending(&chunk.signal);
@@ -663,7 +684,6 @@ impl UploadArena {
                 }
             }
         }
-        self.told = true;
     }
 
     /// Sizes slot `index`'s chunks for its next frame (its last frame's

@@ -41,6 +41,8 @@ mod hashbrown_model;
 mod panic_locations;
 mod review4;
 mod review48;
+#[cfg(not(miri))]
+mod review_nests;
 
 mod rows;
 mod rows_out_of_arena;

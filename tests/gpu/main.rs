@@ -11,6 +11,8 @@ mod by_hand;
 mod compile_fail;
 mod differential;
 mod growing_buffer;
+mod review_extend;
+mod review_told;
 mod several_writers;
 mod submissions;
 mod texture_copies;

@@ -392,11 +392,10 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
-/// The seed that reads a value of `ty`: `InArena` for arena data, the
-/// type's own `Deserialize` otherwise. Spanned on the type, so that rustc
-/// names a type that is neither there, not at the derive.
 /// Whether `ty` names `name` (or `Self`) anywhere in it: a field of a
-/// type that holds itself.
+/// type that holds itself. Recursion through another type (A holds B
+/// holds A) or an alias is not seen: such types are inlined, and their
+/// levels take more stack, which the stack bound still measures.
 fn names_type(ty: &syn::Type, name: &Ident) -> bool {
     fn any(tokens: TokenStream, name: &Ident) -> bool {
         tokens.into_iter().any(|token| match token {
@@ -408,6 +407,9 @@ fn names_type(ty: &syn::Type, name: &Ident) -> bool {
     any(quote!(#ty), name)
 }
 
+/// The seed that reads a value of `ty`: `InArena` for arena data, the
+/// type's own `Deserialize` otherwise. Spanned on the type, so that rustc
+/// names a type that is neither there, not at the derive.
 fn type_seed(ty: &syn::Type, in_arena: bool, arena: &TokenStream) -> TokenStream {
     let span = syn::spanned::Spanned::span(ty);
     if in_arena {
