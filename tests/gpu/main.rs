@@ -1066,10 +1066,7 @@ fn steady_frames(tell: Tell) {
         // allocates a few more in a frame here and there (its lists of
         // what a submission maps and frees grow when the GPU lags: seen
         // 4 to 6 in 3 of 30 frames in a CI run, beside two builds).
-        let (ours_typical, alone_typical) = (
-            median(&mut ours.clone()),
-            median(&mut alone.clone()),
-        );
+        let (ours_typical, alone_typical) = (median(&mut ours.clone()), median(&mut alone.clone()));
         assert!(
             ours_typical <= alone_typical,
             "tickarena's calls make {ours_typical} in a typical frame, wgpu's alone \
