@@ -329,8 +329,6 @@ impl GpuRenderer {
                 label: Some("frame"),
             });
 
-        // The frame's own part: the arena's and the demo's.
-        let own_from = thread_allocations();
         let overlay = gpu.overlay.as_mut()?;
         let polls = self.uploads.stats().polls;
         let mut frame = match self.uploads.begin_frame() {
@@ -346,6 +344,11 @@ impl GpuRenderer {
                 return None;
             }
         };
+        // The frame's own part from here: the arena's writes and the
+        // demo's. (`begin_frame` asked wgpu to map the chunks of the frames
+        // told their submission, `map_async`: wgpu's allocations, counted
+        // with wgpu's part below; the arena's own code allocates nothing.)
+        let begun = thread_allocations();
         let mut canvas = Canvas::overlay(&mut overlay.pixels, padded_width(width), height);
         let mut failed = None;
         let (result, quads) = match frame.upload_tagged::<Quad>(QUADS) {
@@ -366,7 +369,7 @@ impl GpuRenderer {
             }
         };
         let image = frame.upload_slice_tagged(OVERLAY, &overlay.pixels);
-        let own = thread_allocations() - own_from;
+        let own = thread_allocations() - begun;
 
         // wgpu's part: the copies, the passes, submitting, presenting.
         let texture = result.as_ref().and_then(|_| gpu.acquire());
