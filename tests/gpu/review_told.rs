@@ -8,23 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tickarena::gpu::{GrowingBuffer, UploadArena, UploadConfig, UploadError};
 
+use super::writers_at_once::Rng;
 use super::{device, read_back, readable};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn words(device: &wgpu::Device, buffer: &wgpu::Buffer, len: usize) -> Vec<u32> {
     bytemuck::pod_collect_to_vec(&read_back(device, buffer, (len * 4) as u64))

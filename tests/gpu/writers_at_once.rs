@@ -7,7 +7,9 @@ use tickarena::gpu::{Upload, UploadArena, UploadConfig, UploadError, UploadWrite
 
 use super::{device, read_back, readable};
 
-struct Rng(u64);
+/// A small xorshift generator, seeded by hand (shared with
+/// `review_told`).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -18,7 +20,7 @@ impl Rng {
         self.0 = x;
         x
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
