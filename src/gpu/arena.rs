@@ -263,9 +263,10 @@ pub struct UploadArena {
     pub(super) max_chunk: u64,
 }
 
-/// How long one step of `begin_frame`'s wait lasts: wgpu waits for the
-/// latest submission, so the arena waits in steps and looks at its own
-/// frame's chunks between them (wgpu runs the callbacks of what finished).
+/// How long one step of `begin_frame`'s wait lasts: wgpu waits only for
+/// the latest submission, so the arena waits in steps (a sleep, then a
+/// poll that runs the callbacks of what finished) and looks at its own
+/// frame's chunks between them.
 const WAIT_STEP: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// The longest `begin_frame` waits on a frame's own submission in one
@@ -578,10 +579,16 @@ impl UploadArena {
                         frames: self.slots.len(),
                     });
                 }
-                Next::Wait => wgpu::PollType::Wait {
-                    submission_index: None,
-                    timeout: Some(WAIT_STEP),
-                },
+                // A step is a sleep and a poll, not a wait with a timeout:
+                // wgpu-core 30 panics in a timed-out wait when another
+                // thread's poll retires the latest submission meanwhile
+                // ("If the queue is empty, the current submission index
+                // ... should be at least the wait submission index",
+                // gfx-rs/wgpu#9958, not in a release yet).
+                Next::Wait => {
+                    std::thread::sleep(WAIT_STEP);
+                    wgpu::PollType::Poll
+                }
             };
             self.stats.polls += 1;
             let (waited, own) = (next == Next::Wait, next == Next::OwnSubmission);
@@ -598,9 +605,11 @@ impl UploadArena {
                 // submit (another device's, or a failed submit's) is no
                 // lost device: it is forgotten, and the steps go on.
                 Err(wgpu::PollError::WrongSubmissionIndex(..)) => Next::Poll,
-                Ok(status) if status.is_queue_empty() || waited => Next::Done,
+                Ok(status) if status.is_queue_empty() => Next::Done,
                 Ok(_) if wait => {
-                    self.stats.waits += 1;
+                    if !waited {
+                        self.stats.waits += 1;
+                    }
                     Next::Wait
                 }
                 Ok(_) => Next::Done,

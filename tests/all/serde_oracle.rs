@@ -7,6 +7,7 @@
 //! both derives: the same value or both an error.
 
 use proptest::prelude::*;
+use serde::de::DeserializeSeed;
 use serde_json::Value;
 use tickarena::FrameArena;
 
@@ -422,4 +423,29 @@ fn dropped_keys_are_none_or_errors_as_serde_says() {
     }
     // n, score, lvl, boxed, flags may go; the other seven may not.
     assert_eq!(decoded, 5);
+}
+
+/// Inputs the fuzzer found where the two derives once disagreed (in
+/// `tests/data/fuzz_found/`, named by the target and the artifact's hash),
+/// read both ways again. The first nests `Macro` lists past the depth
+/// bound under lying length prefixes: under the default byte bound the
+/// prefixes meet the bound first, under a larger one the depth bound
+/// refuses; serde's derive reads on to a varint that never ends.
+#[test]
+fn inputs_the_fuzzer_found_decode_as_serdes_derive_decodes() {
+    let bomb = include_bytes!("../data/fuzz_found/serde_decode-021470a4.postcard");
+    let mut arena = arena();
+    check_postcard(&mut arena, bomb);
+    let heap = crate::models::serde_decode::heap_postcard(bomb);
+    assert!(heap.unwrap_err().contains("varint"));
+    let arena_said = crate::models::serde_decode::arena_postcard(&arena, bomb);
+    assert!(arena_said.is_err() && tickarena::serde::over_max_bytes(&arena));
+    arena.reset();
+    let mut input = postcard::Deserializer::from_bytes(bomb);
+    let unbounded =
+        tickarena::serde::InArena::<crate::models::serde_decode::Packet<'_>>::new(&arena)
+            .max_bytes(1 << 20)
+            .deserialize(&mut input);
+    assert!(unbounded.is_err() && tickarena::serde::too_deep(&arena));
+    assert!(!tickarena::serde::over_max_bytes(&arena));
 }

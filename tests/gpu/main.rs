@@ -843,22 +843,30 @@ fn upload_bytes_per_tag_go_to_budgets_and_the_sizing_report() {
     );
 }
 
-// Heap allocations counted on this test's thread, between markers.
+// Heap allocations counted on this test's thread, between markers. The
+// count is the thread's own: tests run side by side, and a count shared by
+// the process would take in another test's allocations made while this
+// one counts (on a busy machine, tens a frame).
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
 }
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one allocation if this thread is counting.
+fn count_one() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.with(|count| count.set(count.get() + 1));
+    }
+}
 
 struct Counting;
 
 // SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
-// the counter is an atomic and the flag a `const` thread-local, so counting
-// never allocates or re-enters the allocator.
+// the flag and the count are `const` thread-locals without destructors, so
+// counting never allocates or re-enters the allocator.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
+        count_one();
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -867,9 +875,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
+        count_one();
         // SAFETY: the caller's guarantees are passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -880,11 +886,11 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations `f` makes on this thread.
 fn count<R>(f: impl FnOnce() -> R) -> (R, u64) {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(Cell::get);
     COUNTING.with(|c| c.set(true));
     let r = f();
     COUNTING.with(|c| c.set(false));
-    (r, ALLOCATIONS.load(Ordering::Relaxed) - before)
+    (r, ALLOCATIONS.with(Cell::get) - before)
 }
 
 /// Steady frames counted: frames in which the arena did not poll the

@@ -432,6 +432,13 @@ macro_rules! family {
                             Ok((shown, rest.len()))
                         })
                 };
+                // Lying length prefixes nested in each other meet the
+                // arena's byte bound (believed up to its room) before
+                // serde's derive meets the error further on: both refuse.
+                if got.is_err() && heap.is_err() && tickarena::serde::over_max_bytes(arena) {
+                    arena.reset();
+                    return;
+                }
                 check(arena, "postcard", &bytes, heap, got);
             }
 
