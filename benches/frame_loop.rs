@@ -45,6 +45,8 @@ use mimalloc_alloc::Mimalloc;
 use unchecked_bump::UncheckedBump;
 
 const EVENTS: u32 = 1000;
+/// Events in a short frame (about 2 µs): `frame_loop_tags_short`.
+const SHORT_FRAME_EVENTS: u32 = 24;
 
 /// The world every variant applies its actions to.
 #[derive(Default)]
@@ -457,12 +459,15 @@ fn article_loop(c: &mut Criterion) {
 /// The frame loop with four tag switches a frame against the same loop
 /// untagged (issue 39's goal: ≤ 1.01×). Run each in its own process,
 /// alternating, for the paired figure (see docs/BENCHMARKS.md).
+/// Group `frame_loop_tags_short`: the same with 24 events a frame, a frame
+/// of about 2 µs, where the four switches weigh most (issue 59's goal:
+/// ≤ 1.02×).
 fn tags(c: &mut Criterion) {
-    fn run<const MODE: u8>(group: &mut BenchmarkGroup<'_, WallTime>, name: &str) {
+    fn run<const MODE: u8>(group: &mut BenchmarkGroup<'_, WallTime>, name: &str, events: u32) {
         group.bench_function(name, |b| {
             let mut game = FrameLoop::new(Seed::<MODE>::default());
             let step = game.step();
-            b.iter(|| game.tick(0..EVENTS, step));
+            b.iter(|| game.tick(0..events, step));
             black_box(game.world().world.checksum);
             let tags = game
                 .history()
@@ -472,8 +477,12 @@ fn tags(c: &mut Criterion) {
         });
     }
     let mut group = c.benchmark_group("frame_loop_tags");
-    run::<SYSTEMS>(&mut group, "untagged");
-    run::<TAGGED>(&mut group, "tagged");
+    run::<SYSTEMS>(&mut group, "untagged", EVENTS);
+    run::<TAGGED>(&mut group, "tagged", EVENTS);
+    group.finish();
+    let mut group = c.benchmark_group("frame_loop_tags_short");
+    run::<SYSTEMS>(&mut group, "untagged", SHORT_FRAME_EVENTS);
+    run::<TAGGED>(&mut group, "tagged", SHORT_FRAME_EVENTS);
     group.finish();
 }
 
