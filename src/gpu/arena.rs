@@ -490,6 +490,8 @@ impl UploadArena {
         let mut done_since: Option<std::time::Instant> = None;
         // When the steps of `WAIT_STEP` began.
         let mut waiting_since: Option<std::time::Instant> = None;
+        // One wait counted per call, however many steps it takes.
+        let mut counted_wait = false;
         loop {
             let mut pending = false;
             let mut error = None;
@@ -542,6 +544,9 @@ impl UploadArena {
                 return Ok(());
             }
             let poll = match next {
+                // A timed wait, which wgpu-core 30 can panic in when it
+                // times out while another thread's poll retires the queue
+                // (see `Next::Wait`): only a GPU 5 s behind gets there.
                 Next::OwnSubmission => wgpu::PollType::Wait {
                     submission_index: slot.submission.take(),
                     timeout: Some(OWN_SUBMISSION_LIMIT),
@@ -591,9 +596,10 @@ impl UploadArena {
                 }
             };
             self.stats.polls += 1;
-            let (waited, own) = (next == Next::Wait, next == Next::OwnSubmission);
+            let own = next == Next::OwnSubmission;
             if own {
                 self.stats.waits += 1;
+                counted_wait = true;
             }
             next = match self.device.poll(poll) {
                 // Its own submission done and the slot still pending: the
@@ -607,14 +613,15 @@ impl UploadArena {
                 Err(wgpu::PollError::WrongSubmissionIndex(..)) => Next::Poll,
                 Ok(status) if status.is_queue_empty() => Next::Done,
                 Ok(_) if wait => {
-                    if !waited {
+                    if !counted_wait {
                         self.stats.waits += 1;
+                        counted_wait = true;
                     }
                     Next::Wait
                 }
                 Ok(_) => Next::Done,
-                // The latest submission is not done yet; wgpu has run the
-                // callbacks of what is: look at this slot again.
+                // Only a wait times out (the own submission's, above); a
+                // poll never does.
                 Err(wgpu::PollError::Timeout) => Next::Wait,
                 // No other error: on wgpu-core, `device.poll` returns only
                 // these two, and a device error panics inside wgpu.

@@ -436,8 +436,8 @@ fn inputs_the_fuzzer_found_decode_as_serdes_derive_decodes() {
     let bomb = include_bytes!("../data/fuzz_found/serde_decode-021470a4.postcard");
     let mut arena = arena();
     check_postcard(&mut arena, bomb);
-    let heap = crate::models::serde_decode::heap_postcard(bomb);
-    assert!(heap.unwrap_err().contains("varint"));
+    let heap_error = crate::models::serde_decode::heap_postcard(bomb).unwrap_err();
+    assert!(heap_error.contains("varint"), "{heap_error}");
     let arena_said = crate::models::serde_decode::arena_postcard(&arena, bomb);
     assert!(arena_said.is_err() && tickarena::serde::over_max_bytes(&arena));
     arena.reset();
@@ -448,4 +448,40 @@ fn inputs_the_fuzzer_found_decode_as_serdes_derive_decodes() {
             .deserialize(&mut input);
     assert!(unbounded.is_err() && tickarena::serde::too_deep(&arena));
     assert!(!tickarena::serde::over_max_bytes(&arena));
+    // Both lifted, the decode meets serde's own error.
+    let mut input = postcard::Deserializer::from_bytes(bomb);
+    let lifted = tickarena::serde::InArena::<crate::models::serde_decode::Packet<'_>>::new(&arena)
+        .max_depth(u32::MAX)
+        .max_bytes(usize::MAX)
+        .deserialize(&mut input)
+        .map(|_| ())
+        .map_err(|error| error.to_string());
+    assert_eq!(lifted, Err(heap_error));
+}
+
+/// A valid packet that the default byte bound refuses where serde's derive
+/// reads it (2048 `Stop`s, a wire byte each, 32 bytes each in the arena):
+/// the oracle decodes it again with the bound lifted, and that agrees.
+#[test]
+fn a_packet_past_the_byte_bound_reads_alike_with_the_bound_lifted() {
+    let sent = crate::models::serde_decode::HeapPacket {
+        id: 1,
+        r#type: "t".into(),
+        name: None,
+        score: 0,
+        level: None,
+        tags: vec![],
+        boxed: Box::new(None),
+        commands: vec![HeapCommand::Stop; 2048],
+        position: (0.0, 0),
+        pair: HeapPair("p".into(), None),
+        id2: HeapId(0),
+        flags: None,
+    };
+    let bytes = postcard::to_allocvec(&sent).unwrap();
+    let mut arena = arena();
+    assert!(crate::models::serde_decode::arena_postcard(&arena, &bytes).is_err());
+    assert!(tickarena::serde::over_max_bytes(&arena));
+    arena.reset();
+    check_postcard(&mut arena, &bytes);
 }

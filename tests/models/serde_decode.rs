@@ -183,8 +183,13 @@ pub fn heap_postcard(bytes: &[u8]) -> Outcome {
 
 /// `bytes` read from postcard by the arena derive, into `arena`.
 pub fn arena_postcard(arena: &FrameArena, bytes: &[u8]) -> Outcome {
+    arena_postcard_with(bytes, InArena::new(arena))
+}
+
+/// `bytes` read from postcard by the arena derive, with `seed`'s limits.
+fn arena_postcard_with<'a>(bytes: &[u8], seed: InArena<'a, Packet<'a>>) -> Outcome {
     let mut input = postcard::Deserializer::from_bytes(bytes);
-    let packet: Packet<'_> = InArena::new(arena)
+    let packet = seed
         .deserialize(&mut input)
         .map_err(|error| error.to_string())?;
     let rest = input.finalize().map_err(|error| error.to_string())?;
@@ -197,49 +202,37 @@ pub fn check_postcard(arena: &mut FrameArena, bytes: &[u8]) {
     let heap = heap_postcard(bytes);
     let got = arena_postcard(arena, bytes);
     assert!(
-        agree(&heap, &got) || refused_by_a_limit(arena, &heap, &got),
+        agree(&heap, &got) || refused_by_a_limit(arena, bytes, &heap, &got),
         "postcard {bytes:?}:\nserde's derive: {heap:?}\nDeserializeIn:  {got:?}"
     );
     arena.reset();
 }
 
-/// Where the two derives differ by design: the arena's decode refused the
-/// input on one of its limits, which serde's derive does not have.
-///
-/// - Its byte bound, on input serde's derive refuses too: postcard's
-///   length prefixes are believed (up to the bound's room) before their
-///   elements arrive, so lying ones nested in each other meet the bound
-///   before serde's derive meets the error further on (a length bomb is
-///   what the bound is for).
-/// - Its depth bound ([`DEFAULT_MAX_DEPTH`](tickarena::serde::DEFAULT_MAX_DEPTH)
-///   lists nested; postcard has none): on input serde's derive refuses
-///   further on, or reads into a value that nests that deep.
-pub fn refused_by_a_limit(arena: &FrameArena, heap: &Outcome, arena_said: &Outcome) -> bool {
-    if arena_said.is_ok() {
+/// Where the two derives differ by design: the arena's decode of `bytes`
+/// refused them on a limit serde's derive does not have, its byte bound
+/// (postcard's length prefixes are believed up to the bound's room before
+/// their elements arrive: lying ones nested in each other meet it before
+/// serde's derive meets the error further on) or its depth bound
+/// ([`DEFAULT_MAX_DEPTH`](tickarena::serde::DEFAULT_MAX_DEPTH) lists
+/// nested; postcard has none). Then the same bytes decoded again with both
+/// lifted must agree with serde's derive: the limit, not something else,
+/// made the difference. Past them the decode keeps its stack bound and the
+/// arena its reservation, which no seed lifts: a refusal by either (on
+/// input nested or claimed past them) passes where serde's derive refuses
+/// the input too.
+pub fn refused_by_a_limit(arena: &FrameArena, bytes: &[u8], heap: &Outcome, got: &Outcome) -> bool {
+    use tickarena::serde::{arena_refused, over_max_bytes, too_deep};
+    if got.is_ok() || !(over_max_bytes(arena) || too_deep(arena)) {
         return false;
     }
-    if tickarena::serde::over_max_bytes(arena) {
-        return heap.is_err();
-    }
-    if tickarena::serde::too_deep(arena) {
-        return match heap {
-            Err(_) => true,
-            Ok((packet, _)) => lists_nested(packet) >= tickarena::serde::DEFAULT_MAX_DEPTH as usize,
-        };
-    }
-    false
-}
-
-/// How deeply `packet`'s lists nest: its commands, and each `Macro`'s.
-fn lists_nested(packet: &HeapPacket) -> usize {
-    fn of(commands: &[HeapCommand]) -> usize {
-        let inner = commands.iter().map(|command| match command {
-            HeapCommand::Macro(list) => of(list),
-            _ => 0,
-        });
-        1 + inner.max().unwrap_or(0)
-    }
-    of(&packet.commands)
+    let lifted = arena_postcard_with(
+        bytes,
+        InArena::new(arena)
+            .max_depth(u32::MAX)
+            .max_bytes(usize::MAX),
+    );
+    agree(heap, &lifted)
+        || (lifted.is_err() && heap.is_err() && (too_deep(arena) || arena_refused(arena)))
 }
 
 /// `text` read from JSON by serde's derive, nothing but whitespace after.
