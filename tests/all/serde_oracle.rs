@@ -429,41 +429,60 @@ fn dropped_keys_are_none_or_errors_as_serde_says() {
 /// `tests/data/fuzz_found/`, named by the target and the artifact's hash),
 /// read both ways again. The first nests `Macro` lists past the depth
 /// bound under lying length prefixes: under the default byte bound the
-/// prefixes meet the bound first, under a larger one the depth bound
-/// refuses; serde's derive reads on to a varint that never ends.
+/// prefixes meet the bound first where a `Command` is 32 bytes (64-bit),
+/// the depth bound where it is 16; under a bound of 1 MiB the depth bound
+/// refuses; serde's derive reads on to a varint that never ends, and so
+/// does the arena's decode with every bound lifted.
 #[test]
 fn inputs_the_fuzzer_found_decode_as_serdes_derive_decodes() {
+    use tickarena::serde::{InArena, over_max_bytes, too_deep};
     let bomb = include_bytes!("../data/fuzz_found/serde_decode-021470a4.postcard");
     let mut arena = arena();
     check_postcard(&mut arena, bomb);
     let heap_error = crate::models::serde_decode::heap_postcard(bomb).unwrap_err();
     assert!(heap_error.contains("varint"), "{heap_error}");
     let arena_said = crate::models::serde_decode::arena_postcard(&arena, bomb);
-    assert!(arena_said.is_err() && tickarena::serde::over_max_bytes(&arena));
+    assert!(arena_said.is_err() && (over_max_bytes(&arena) || too_deep(&arena)));
     arena.reset();
     let mut input = postcard::Deserializer::from_bytes(bomb);
-    let unbounded =
-        tickarena::serde::InArena::<crate::models::serde_decode::Packet<'_>>::new(&arena)
-            .max_bytes(1 << 20)
-            .deserialize(&mut input);
-    assert!(unbounded.is_err() && tickarena::serde::too_deep(&arena));
-    assert!(!tickarena::serde::over_max_bytes(&arena));
-    // Both lifted, the decode meets serde's own error.
-    let mut input = postcard::Deserializer::from_bytes(bomb);
-    let lifted = tickarena::serde::InArena::<crate::models::serde_decode::Packet<'_>>::new(&arena)
-        .max_depth(u32::MAX)
-        .max_bytes(usize::MAX)
+    let refused = InArena::<crate::models::serde_decode::Packet<'_>>::new(&arena)
+        .max_bytes(1 << 20)
         .deserialize(&mut input)
-        .map(|_| ())
-        .map_err(|error| error.to_string());
-    assert_eq!(lifted, Err(heap_error));
+        .is_err();
+    assert!(refused && too_deep(&arena) && !over_max_bytes(&arena));
+    // Every bound lifted, the stack's too (on a stack of 64 MiB, which a
+    // browser's test has no thread for): serde's own error.
+    #[cfg(not(target_family = "wasm"))]
+    {
+        let lifted = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let fresh = self::arena();
+                let mut input = postcard::Deserializer::from_bytes(bomb);
+                InArena::<crate::models::serde_decode::Packet<'_>>::new(&fresh)
+                    .max_depth(u32::MAX)
+                    .max_bytes(usize::MAX)
+                    .max_stack(usize::MAX)
+                    .deserialize(&mut input)
+                    .map(|_| ())
+                    .map_err(|error| error.to_string())
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(lifted, Err(heap_error));
+    }
 }
 
 /// A valid packet that the default byte bound refuses where serde's derive
-/// reads it (2048 `Stop`s, a wire byte each, 32 bytes each in the arena):
-/// the oracle decodes it again with the bound lifted, and that agrees.
+/// reads it (`Stop`s, a wire byte each, 32 bytes each in the arena on
+/// 64-bit targets, 16 on 32-bit ones, enough to pass the bound): the oracle
+/// decodes it again with the bound lifted, and that agrees.
 #[test]
 fn a_packet_past_the_byte_bound_reads_alike_with_the_bound_lifted() {
+    let stops = tickarena::serde::DEFAULT_MAX_BYTES
+        / size_of::<crate::models::serde_decode::Command<'static>>()
+        + 1;
     let sent = crate::models::serde_decode::HeapPacket {
         id: 1,
         r#type: "t".into(),
@@ -472,7 +491,7 @@ fn a_packet_past_the_byte_bound_reads_alike_with_the_bound_lifted() {
         level: None,
         tags: vec![],
         boxed: Box::new(None),
-        commands: vec![HeapCommand::Stop; 2048],
+        commands: vec![HeapCommand::Stop; stops],
         position: (0.0, 0),
         pair: HeapPair("p".into(), None),
         id2: HeapId(0),
