@@ -18,8 +18,6 @@ mod submissions;
 mod texture_copies;
 mod writers_at_once;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytemuck::{Pod, Zeroable};
@@ -843,54 +841,21 @@ fn upload_bytes_per_tag_go_to_budgets_and_the_sizing_report() {
     );
 }
 
-// Heap allocations counted on this test's thread, between markers. The
-// count is the thread's own: tests run side by side, and a count shared by
-// the process would take in another test's allocations made while this
-// one counts (on a busy machine, tens a frame).
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-/// Counts one allocation if this thread is counting.
-fn count_one() {
-    if COUNTING.with(Cell::get) {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-    }
-}
-
-struct Counting;
-
-// SAFETY: forwards to `System`, which upholds the `GlobalAlloc` contract;
-// the flag and the count are `const` thread-locals without destructors, so
-// counting never allocates or re-enters the allocator.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        // SAFETY: the caller's guarantees are passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+// Heap allocations counted per thread (`counting_alloc`, shared with the
+// examples): tests run side by side, and a count shared by the process
+// would take in another test's allocations made while this one counts (on
+// a busy machine, tens a frame).
+#[path = "../../examples/support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::ThreadCounting = counting_alloc::Counting;
 
 /// Allocations `f` makes on this thread.
 fn count<R>(f: impl FnOnce() -> R) -> (R, u64) {
-    let before = ALLOCATIONS.with(Cell::get);
-    COUNTING.with(|c| c.set(true));
+    let before = counting_alloc::thread_allocations();
     let r = f();
-    COUNTING.with(|c| c.set(false));
-    (r, ALLOCATIONS.with(Cell::get) - before)
+    (r, counting_alloc::thread_allocations() - before)
 }
 
 /// Steady frames counted: frames in which the arena did not poll the
