@@ -472,7 +472,15 @@ impl FrameArena {
     /// [`reset_tagged`](Self::reset_tagged) but for the panic: the
     /// breaches of the frame, for the caller to panic with.
     fn end_tagged_frame(&mut self) -> FrameBreaches {
-        let table = self.tag_bytes();
+        // The table is made only for those who read it: a budget to
+        // check, Tracy's plots. A frame with tags and neither (the common
+        // case: tags for the record, which the frame loop takes itself)
+        // saves a copy of every slot per frame.
+        #[cfg(feature = "tracy")]
+        let wanted = self.tags.has_budgets() || self.plots.is_some();
+        #[cfg(not(feature = "tracy"))]
+        let wanted = self.tags.has_budgets();
+        let table = wanted.then(|| self.tag_bytes());
         let peak = self.peak();
         let frame = self.frames + u64::from(self.retention.frames());
         self.tags.reset(self.base());
@@ -480,10 +488,11 @@ impl FrameArena {
         // Raised by tag switches only: an untagged arena's stays at the base.
         self.peak_before_turn.set(self.base());
         #[cfg(feature = "tracy")]
-        if let Some(plots) = &mut self.plots {
-            plots.plot_tags(&table);
+        if let (Some(plots), Some(table)) = (&mut self.plots, &table) {
+            plots.plot_tags(table);
         }
-        self.budgets.check(self.name, frame, &table, peak)
+        let over = table.iter().flat_map(TagBytes::over_budget);
+        self.budgets.check(self.name, frame, over, peak)
     }
 
     /// The end of a retention window (`release_after` frames): its figures
@@ -545,6 +554,14 @@ impl FrameArena {
         (self.lowered_from.get())
             .max(self.tagged_lowered_from.get())
             .max(self.top.get())
+    }
+
+    /// [`turn_high`](Self::turn_high) of an arena known to be tagged (one
+    /// switching tags): `lowered_from` is 0.
+    #[inline]
+    fn tagged_turn_high(&self) -> usize {
+        debug_assert!(self.tagged.get(), "only a tagged arena switches tags");
+        self.tagged_lowered_from.get().max(self.top.get())
     }
 
     /// Starts the turn's high again from `top` (a reset, a tag switch, a

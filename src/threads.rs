@@ -555,9 +555,9 @@ impl ThreadArenas {
         // Every cached arena pointer now has a stale key.
         self.frame_key = new_frame_key();
         let name = self.builder.arena_name();
-        let breaches = self
-            .budgets
-            .check(name, self.frames, &self.last_frame_tags, peak);
+        let breaches =
+            self.budgets
+                .check(name, self.frames, self.last_frame_tags.over_budget(), peak);
         self.frames += 1;
         #[cfg(feature = "tracy")]
         {

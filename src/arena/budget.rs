@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::tags::{Tag, TagBytes};
+use super::tags::Tag;
 
 /// A frame in which a tag held more than its budget at once.
 ///
@@ -153,27 +153,47 @@ impl Budgets {
         }
     }
 
-    /// Handles the breaches of a frame that ended with `table`, its peak
-    /// `peak`: every one is counted, and handed to the policy. Those of
+    /// Handles the breaches of a frame that ended with the tags
+    /// `over_budget` (`(tag, peak, budget)`, a table's
+    /// [`over_budget`](crate::TagBytes::over_budget)), its peak `peak`: every one
+    /// is counted, and handed to the policy. Those of
     /// [`BudgetPolicy::Panic`] come back, for the caller to panic with
     /// once everything it owns is ready for the next frame.
     #[must_use = "the breaches to panic with"]
+    #[inline]
     pub(crate) fn check(
         &mut self,
         arena: Option<&'static str>,
         frame: u64,
-        table: &TagBytes,
+        over_budget: impl Iterator<Item = (Tag, usize, usize)>,
         peak: usize,
     ) -> FrameBreaches {
-        let mut to_panic = FrameBreaches::default();
         if self.left_to_owner {
-            return to_panic;
+            return FrameBreaches::default();
         }
         let whole_frame = self
             .frame_budget
             .filter(|&budget| peak > budget)
             .map(|budget| (Tag::WHOLE_FRAME, peak, budget));
-        for (tag, bytes, budget) in table.over_budget().chain(whole_frame) {
+        let mut breaches = over_budget.chain(whole_frame).peekable();
+        // Most frames: no breach, and no line owed by an earlier one;
+        // checked inline, where the caller's empty iterator costs nothing.
+        if breaches.peek().is_none() && self.worst_unlogged.is_none() {
+            return FrameBreaches::default();
+        }
+        self.handle(arena, frame, breaches)
+    }
+
+    /// [`check`](Self::check) for a frame with breaches, or a line owed.
+    #[inline(never)]
+    fn handle(
+        &mut self,
+        arena: Option<&'static str>,
+        frame: u64,
+        breaches: impl Iterator<Item = (Tag, usize, usize)>,
+    ) -> FrameBreaches {
+        let mut to_panic = FrameBreaches::default();
+        for (tag, bytes, budget) in breaches {
             let breach = Breach {
                 arena,
                 tag,
@@ -344,7 +364,7 @@ mod tests {
             ..Budgets::default()
         };
         for frame in 0..25 {
-            let _ = budgets.check(None, frame, &table, 0);
+            let _ = budgets.check(None, frame, table.over_budget(), 0);
         }
         // Lines at frames 0, 10 and 20; 4 breaches wait for the next one.
         assert_eq!(
@@ -373,15 +393,15 @@ mod tests {
             policy: BudgetPolicy::Log { every_frames: 10 },
             ..Budgets::default()
         };
-        let _ = budgets.check(None, 0, &small, 0); // the first: a line at once
+        let _ = budgets.check(None, 0, small.over_budget(), 0); // the first: a line at once
         for frame in 1..10 {
             let table = if frame == 5 { &large } else { &small };
-            let _ = budgets.check(None, frame, table, 0);
+            let _ = budgets.check(None, frame, table.over_budget(), 0);
         }
         // Frame 10, with no breach of its own, ends the window: its line
         // names the level's breach of frame 5, the largest since the last
         // line, not the first.
-        let _ = budgets.check(None, 10, &TagBytes::default(), 0);
+        let _ = budgets.check(None, 10, core::iter::empty(), 0);
         let named = budgets.last_logged.unwrap();
         assert_eq!((named.tag, named.frame, named.bytes), (LEVEL, 5, 1 << 16));
         assert_eq!(budgets.lines, 2);

@@ -121,11 +121,27 @@ impl PartialEq for Tag {
     #[inline]
     fn eq(&self, other: &Tag) -> bool {
         // The same `const` gives the same pointer: one compare, usually.
-        core::ptr::eq(self.name, other.name) || self.name == other.name
+        self.is_same_name(*other) || self.name == other.name
     }
 }
 
 impl Eq for Tag {}
+
+impl Tag {
+    /// The same name at the same address: equal without reading it.
+    #[inline]
+    fn is_same_name(self, other: Tag) -> bool {
+        core::ptr::eq(self.name, other.name)
+    }
+}
+
+/// The slot of `tag` among `held` by name: a tag made from its own
+/// literal, whose name is not at the address of the one met first.
+#[cold]
+#[inline(never)]
+fn find_by_name(held: &[Cell<Tag>], tag: Tag) -> Option<usize> {
+    held.iter().position(|held| held.get() == tag)
+}
 
 impl Hash for Tag {
     fn hash<H: Hasher>(&self, state: &mut H) {
@@ -487,6 +503,11 @@ pub(crate) struct Ledger {
     budgets: [Cell<Option<usize>>; MAX_TAGS],
     len: Cell<u8>,
     current: Cell<u8>,
+    /// The slot after the one [`find`](Self::find) found last, looked at
+    /// first: systems switch to their tags in the same order every frame,
+    /// the order their slots were given in, so the next tag is usually
+    /// there.
+    next_guess: Cell<u8>,
     since: Cell<usize>,
     /// The owners of the bytes below `since`: the newest run ends at
     /// `since`, the oldest starts at the arena's base.
@@ -502,6 +523,7 @@ impl Ledger {
             budgets: core::array::from_fn(|_| Cell::new(None)),
             len: Cell::new(1),
             current: Cell::new(0),
+            next_guess: Cell::new(1),
             since: Cell::new(base),
             runs: Runs::new(base),
         }
@@ -523,7 +545,23 @@ impl Ledger {
     /// The slot `tag` already has.
     #[inline]
     fn find(&self, tag: Tag) -> Option<u8> {
-        (0..self.len.get()).find(|&slot| self.tags[usize::from(slot)].get() == tag)
+        let held = &self.tags[..usize::from(self.len.get())];
+        let guess = usize::from(self.next_guess.get());
+        let slot = match held.get(guess) {
+            Some(at) if at.get().is_same_name(tag) => guess,
+            // One pass comparing pointers only (the same `const` gives
+            // the same name: a few instructions a slot, where comparing
+            // names calls `memcmp` for every name of the same length),
+            // the names only when none matched.
+            _ => held
+                .iter()
+                .position(|held| held.get().is_same_name(tag))
+                .or_else(|| find_by_name(held, tag))?,
+        };
+        // At most `MAX_TAGS` slots.
+        let slot = slot as u8;
+        self.next_guess.set(slot + 1);
+        Some(slot)
     }
 
     /// A new slot for `tag`; `None` when the table is full.
@@ -615,6 +653,14 @@ impl Ledger {
         if let Some(slot) = self.find(tag).or_else(|| self.add_slot(tag)) {
             self.budgets[usize::from(slot)].set(budget);
         }
+    }
+
+    /// Whether any slot has a budget.
+    pub(crate) fn has_budgets(&self) -> bool {
+        let len = usize::from(self.len.get());
+        self.budgets[..len]
+            .iter()
+            .any(|budget| budget.get().is_some())
     }
 
     pub(crate) fn snapshot(&self, top: usize, high: usize) -> TagBytes {
@@ -777,11 +823,11 @@ impl FrameArena {
     /// and the next turn's high starts from the top.
     #[inline]
     pub(crate) fn switch_tag(&self, to: u8) -> u8 {
-        let (top, high) = (self.top.get(), self.turn_high());
+        let (top, high) = (self.top.get(), self.tagged_turn_high());
         if high > self.peak_before_turn.get() {
             self.peak_before_turn.set(high);
         }
-        self.restart_turn_high(top);
+        self.tagged_lowered_from.set(top);
         self.tags.switch(top, high, to)
     }
 

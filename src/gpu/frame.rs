@@ -754,7 +754,7 @@ impl<'a> UploadFrame<'a> {
         let breaches = arena.budgets.check(
             Some(arena.config.label),
             self.number,
-            &tags,
+            tags.over_budget(),
             saturating_usize(bytes),
         );
         let record = FrameRecord {
