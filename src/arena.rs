@@ -54,7 +54,7 @@ use tags::Ledger;
 pub use budget::{Breach, BudgetPolicy};
 pub use builder::FrameArenaBuilder;
 #[cfg(feature = "serde")]
-pub(crate) use decode::{DecodeState, stack_address};
+pub(crate) use decode::{DecodeState, NO_SEED_MAX_DEPTH, NO_SEED_MAX_STACK, stack_address};
 pub use error::ArenaError;
 #[cfg(feature = "std")]
 pub(crate) use placed::Placed;

@@ -13,6 +13,15 @@ use core::ptr::NonNull;
 
 use super::FrameArena;
 
+/// The depth bound of lists decoded with no seed's decode running (a
+/// `DeserializeIn` called directly): `serde::DEFAULT_MAX_DEPTH`, which
+/// `serde` asserts. Kept in the state as the bound while no decode runs,
+/// so that a level reads its bound without asking whether one does.
+pub(crate) const NO_SEED_MAX_DEPTH: u32 = 128;
+
+/// The stack bound likewise: `serde::DEFAULT_MAX_STACK`.
+pub(crate) const NO_SEED_MAX_STACK: usize = 512 << 10;
+
 /// The state of the decode running in an arena, if one is.
 #[derive(Debug)]
 pub(crate) struct DecodeState {
@@ -31,15 +40,16 @@ pub(crate) struct DecodeState {
     pub(crate) max_bytes: Cell<usize>,
     /// Lists, maps and boxes open inside each other now.
     pub(crate) depth: Cell<u32>,
-    /// How many may be, while `active`.
+    /// How many may be: the running decode's bound, [`NO_SEED_MAX_DEPTH`]
+    /// while none is `active`.
     pub(crate) max_depth: Cell<u32>,
     /// The stack's address where the outermost list, map or box opened.
     pub(crate) stack_base: Cell<usize>,
     /// The stack's address where the latest level opened: a level far
     /// from it is on another stack segment (see `serde/limits.rs`).
     pub(crate) stack_last: Cell<usize>,
-    /// How many bytes of stack the levels may take below it, while
-    /// `active`.
+    /// How many bytes of stack the levels may take below it: the running
+    /// decode's bound, [`NO_SEED_MAX_STACK`] while none is `active`.
     pub(crate) max_stack: Cell<usize>,
     /// What a part of the decode is asking the deserializer it calls to
     /// lend rather than give a copy of, if that deserializer reads back a
@@ -101,10 +111,10 @@ impl DecodeState {
             too_deep: Cell::new(false),
             max_bytes: Cell::new(usize::MAX),
             depth: Cell::new(0),
-            max_depth: Cell::new(0),
+            max_depth: Cell::new(NO_SEED_MAX_DEPTH),
             stack_base: Cell::new(0),
             stack_last: Cell::new(0),
-            max_stack: Cell::new(0),
+            max_stack: Cell::new(NO_SEED_MAX_STACK),
             lend_wanted: Cell::new(0),
             lent: Lent(Cell::new(None)),
         }

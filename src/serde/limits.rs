@@ -19,7 +19,11 @@ use super::DEFAULT_MAX_BYTES;
 use super::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_STACK};
 #[cfg(doc)]
 use crate::arena::DecodeState;
-use crate::arena::FrameArena;
+use crate::arena::{FrameArena, NO_SEED_MAX_DEPTH, NO_SEED_MAX_STACK};
+
+// A decode no seed started has the defaults' bounds.
+const _: () =
+    assert!(NO_SEED_MAX_DEPTH == DEFAULT_MAX_DEPTH && NO_SEED_MAX_STACK == DEFAULT_MAX_STACK);
 
 /// A decode started by a seed: ends it when dropped (lifting the arena's
 /// ceiling), keeping whether the arena or the bound refused it for the
@@ -31,6 +35,8 @@ impl Drop for Decode<'_> {
     fn drop(&mut self) {
         let state = self.0.decode_state();
         state.active.set(false);
+        state.max_depth.set(NO_SEED_MAX_DEPTH);
+        state.max_stack.set(NO_SEED_MAX_STACK);
         // A question left by a panic (`lend::asking`) ends with the decode.
         state.lend_wanted.set(0);
         self.0.lift_ceiling();
@@ -91,11 +97,8 @@ impl Drop for Level<'_> {
 pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     let state = arena.decode_state();
     let depth = state.depth.get();
-    let max_depth = if state.active.get() {
-        state.max_depth.get()
-    } else {
-        DEFAULT_MAX_DEPTH
-    };
+    // The running decode's bound, or the default's while none runs.
+    let max_depth = state.max_depth.get();
     if depth >= max_depth {
         state.too_deep.set(true);
         return Err(too_deep_error(max_depth));
@@ -111,11 +114,7 @@ pub(super) fn enter<E: de::Error>(arena: &FrameArena) -> Result<Level<'_>, E> {
     if depth == 0 {
         state.stack_base.set(here);
     } else {
-        let max_stack = if state.active.get() {
-            state.max_stack.get()
-        } else {
-            DEFAULT_MAX_STACK
-        };
+        let max_stack = state.max_stack.get();
         // Wrapping: a stack above the base (another segment) reads as
         // more than any bound, and goes to `stack_moved` too.
         if state.stack_base.get().wrapping_sub(here) > max_stack {
