@@ -76,8 +76,13 @@ impl FrameArena {
     /// ceiling).
     #[inline]
     pub(crate) fn room_under_ceiling(&self, align: usize) -> usize {
+        debug_assert!(align.is_power_of_two(), "an alignment");
         let top = self.top.get();
-        let start = top.checked_next_multiple_of(align).unwrap_or(usize::MAX);
+        // Rounded up with a mask, not `next_multiple_of` (a division where
+        // `align` is not a constant).
+        let start = top
+            .checked_add(align - 1)
+            .map_or(usize::MAX, |end| end & !(align - 1));
         self.ceiling.at.get().saturating_sub(start)
     }
 

@@ -555,6 +555,27 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> Visitor<'de> for SeqVis
     }
 }
 
+/// Reads a sequence of `T`s into a slice in the arena (`&'a [T]`): the
+/// list frozen in the visitor, so that what goes back through the format
+/// is the slice (two words, in registers), not the list's `Result`.
+struct SliceVisitor<'a, T>(&'a FrameArena, PhantomData<fn() -> T>);
+
+impl<'de, 'a, T: DeserializeIn<'a> + 'a> Visitor<'de> for SliceVisitor<'a, T> {
+    type Value = &'a [T];
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    #[inline]
+    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<&'a [T], S::Error> {
+        let list = SeqVisitor::<T, FrameVec<'a, T>>(self.0, PhantomData);
+        let mut vec = list.visit_seq(seq)?;
+        // Frozen: what the cautious reservation left unused goes back (in
+        // place, when the list is the arena's newest allocation).
+        vec.shrink_to_fit();
+        Ok(vec.leak())
+    }
+}
+
 /// A list with room for `hint` elements, or the error of an arena that
 /// cannot hold it. Inlined into the loop that reads the elements, but for
 /// a type that nests itself: a recursive message's every level runs that
@@ -657,11 +678,7 @@ where
     T: DeserializeIn<'a>,
     D: Deserializer<'de>,
 {
-    let mut vec = FrameVec::<'a, T>::deserialize_in(arena, deserializer)?;
-    // Frozen: what the cautious reservation left unused goes back (in
-    // place, when the list is the arena's newest allocation).
-    vec.shrink_to_fit();
-    Ok(vec.leak())
+    deserializer.deserialize_seq(SliceVisitor::<T>(arena, PhantomData))
 }
 
 impl<'a, T: DeserializeIn<'a>> DeserializeIn<'a> for FrameBox<'a, T> {

@@ -107,8 +107,17 @@ fn any_alignment_of_the_buffer_works() {
 
 #[test]
 fn large_alignments_fail_cleanly_when_they_do_not_fit() {
-    let arena = FrameArena::from_buffer(static_buffer!(256));
-    let huge_align = Layout::from_size_align(8, 1 << 20).unwrap();
+    let buffer = static_buffer!(256);
+    // 1 MiB or more, with no address of the buffer on it: a fixed 1 MiB
+    // would be met by a buffer that starts on it, which address space
+    // randomization makes one run in a few hundred.
+    let start = buffer.as_ptr().addr();
+    let align = (20..usize::BITS - 2)
+        .map(|bits| 1usize << bits)
+        .find(|&align| start.next_multiple_of(align) - start > 256)
+        .expect("an alignment no address of the buffer meets");
+    let arena = FrameArena::from_buffer(buffer);
+    let huge_align = Layout::from_size_align(8, align).unwrap();
     assert!(arena.allocate(huge_align).is_err());
     let absurd = Layout::from_size_align(isize::MAX as usize - 4095, 4096).unwrap();
     assert!(arena.allocate(absurd).is_err());
