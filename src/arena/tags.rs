@@ -592,6 +592,14 @@ impl Ledger {
         from
     }
 
+    /// Makes slot `to` current after a turn in which the top did not move
+    /// (nothing to charge: see `FrameArena::switch_tag`); returns the slot
+    /// that was.
+    #[inline]
+    pub(crate) fn make_current(&self, to: u8) -> u8 {
+        self.current.replace(to)
+    }
+
     /// Where the current turn began: a top lowered below it gives other
     /// turns' bytes back ([`settle`](Self::settle)).
     #[inline]
@@ -821,9 +829,18 @@ impl FrameArena {
     /// Ends the current tag's turn and makes slot `to` current; returns
     /// the slot that was. The turn's high is folded into the frame's peak
     /// and the next turn's high starts from the top.
-    #[inline]
+    // Always inlined: with the empty turn's early return it grew past
+    // what LLVM inlines, and the call cost more than the return saves.
+    #[inline(always)]
     pub(crate) fn switch_tag(&self, to: u8) -> u8 {
         let (top, high) = (self.top.get(), self.tagged_turn_high());
+        // The top never rose above where the turn began (it cannot be
+        // below it): an empty turn, such as the untagged one between two
+        // systems' guards, has nothing to charge, and the frame's peak and
+        // the turn's start already hold its high.
+        if high == self.tags.since() {
+            return self.tags.make_current(to);
+        }
         if high > self.peak_before_turn.get() {
             self.peak_before_turn.set(high);
         }
