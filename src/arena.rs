@@ -476,10 +476,12 @@ impl FrameArena {
         // check, Tracy's plots. A frame with tags and neither (the common
         // case: tags for the record, which the frame loop takes itself)
         // saves a copy of every slot per frame.
+        // (A worker's budgets are checked by its owner, on the sum.)
+        let budgets = !self.budgets.left_to_owner && self.tags.has_budgets();
         #[cfg(feature = "tracy")]
-        let wanted = self.tags.has_budgets() || self.plots.is_some();
+        let wanted = budgets || self.plots.is_some();
         #[cfg(not(feature = "tracy"))]
-        let wanted = self.tags.has_budgets();
+        let wanted = budgets;
         let table = wanted.then(|| self.tag_bytes());
         let peak = self.peak();
         let frame = self.frames + u64::from(self.retention.frames());
