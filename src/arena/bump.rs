@@ -55,6 +55,18 @@ const fn sum(a: usize, b: usize) -> Option<usize> {
     }
 }
 
+/// `addr` rounded up to `align` (a power of two), or `None` past the
+/// address space: an add and a mask. Requires `addr <= ADDRESS_LIMIT`.
+#[inline(always)]
+pub(crate) const fn align_up(addr: usize, align: usize) -> Option<usize> {
+    debug_assert!(align.is_power_of_two(), "expected an alignment");
+    let mask = align - 1;
+    match sum(addr, mask) {
+        Some(padded) => Some(padded & !mask),
+        None => None,
+    }
+}
+
 /// Places `layout` at the first address at or above `top` aligned to
 /// `layout.align()`, if it ends at or below `limit`.
 ///
@@ -69,11 +81,9 @@ pub(crate) const fn bump_up(top: usize, limit: usize, layout: Layout) -> Option<
         below_address_limit(limit),
         "expected `limit` to be at most ADDRESS_LIMIT"
     );
-    let mask = layout.align() - 1;
-    let Some(padded) = sum(top, mask) else {
+    let Some(start) = align_up(top, layout.align()) else {
         return None;
     };
-    let start = padded & !mask;
     let Some(new_top) = sum(start, layout.size()) else {
         return None;
     };

@@ -16,6 +16,7 @@
 use core::cell::Cell;
 
 use super::FrameArena;
+use super::bump::align_up;
 
 /// No ceiling: an address no allocation can end past.
 const NONE: usize = usize::MAX;
@@ -76,13 +77,9 @@ impl FrameArena {
     /// ceiling).
     #[inline]
     pub(crate) fn room_under_ceiling(&self, align: usize) -> usize {
-        debug_assert!(align.is_power_of_two(), "an alignment");
-        let top = self.top.get();
-        // Rounded up with a mask, not `next_multiple_of` (a division where
-        // `align` is not a constant).
-        let start = top
-            .checked_add(align - 1)
-            .map_or(usize::MAX, |end| end & !(align - 1));
+        // Rounded up as an allocation is, with a mask (`next_multiple_of`
+        // is a division where `align` is not a constant).
+        let start = align_up(self.top.get(), align).unwrap_or(usize::MAX);
         self.ceiling.at.get().saturating_sub(start)
     }
 

@@ -14,18 +14,17 @@ use tickarena::{BudgetPolicy, FrameArena, Tag, TagGuard};
 /// The tags the steps switch to ([`Tag::UNTAGGED`] is the model's slot 0).
 pub const TAGS: [Tag; 4] = [Tag::new("a"), Tag::new("b"), Tag::new("c"), Tag::new("d")];
 
-/// `tag`'s name at an address of its own: the same tag, which the arena
-/// must find by its name.
-fn renamed(tag: Tag) -> Tag {
+/// `TAGS[index]` with its name at an address of its own: the same tag,
+/// which the arena must find by its name.
+fn renamed(index: usize) -> Tag {
     // Statics, not leaked copies (Miri runs this model and reports leaks):
     // each `static` has an address of its own, where equal literals may
     // share one.
     static NAMES: [[u8; 1]; 4] = [*b"a", *b"b", *b"c", *b"d"];
-    let slot = TAGS
-        .iter()
-        .position(|&known| known == tag)
-        .expect("a model tag");
-    let name = core::str::from_utf8(&NAMES[slot]).expect("ASCII");
+    let (tag, name) = (
+        TAGS[index],
+        core::str::from_utf8(&NAMES[index]).expect("ASCII"),
+    );
     assert_eq!(name, tag.name());
     assert!(
         !core::ptr::eq(name, tag.name()),
@@ -204,7 +203,7 @@ impl<'a> Level<'a> {
                 // Half the time the same name at another address (a tag
                 // made from its own literal): equal all the same.
                 let tag = if which >= 128 {
-                    renamed(TAGS[slot - 1])
+                    renamed(slot - 1)
                 } else {
                     TAGS[slot - 1]
                 };
