@@ -134,11 +134,16 @@ pub struct FrameArena {
     /// most recent allocation freed or shrunk). Kept off the allocation
     /// fast path and growth in place, which only raise `top`.
     ///
-    /// 0 once the arena is tagged, its value kept in
-    /// `tagged_lowered_from` instead: every lowering of the top then
-    /// passes the test against it and comes to the tag flag. So a scope
-    /// opened untagged finds a tag met inside it when it closes without
-    /// testing the flag on its fast path (see `checkpoint`).
+    /// 0 while a tagged arena's current turn began above the base, its
+    /// value kept in `tagged_lowered_from` instead: every lowering of the
+    /// top then passes the test against it and comes to the ledger, which
+    /// must know of a free below where the turn began. So a scope opened
+    /// untagged finds a tag met inside it when it closes without testing
+    /// the flag on its fast path (see `checkpoint`). From a tagged arena's
+    /// reset to its first tag switch the turn begins at the base, which no
+    /// free goes below: the mark is here then, as an untagged arena's, and
+    /// the frees of that part of the frame (the events before the tagged
+    /// systems) cost what an untagged arena's do.
     lowered_from: Published,
     /// The frame's peak top before the current tag's turn began (a tag
     /// switch starts the turn's high mark again from the top, so that it
@@ -151,8 +156,8 @@ pub struct FrameArena {
     /// the reset have a refusal to forget (see `refusal`) and counts to
     /// clear (see `refusals`).
     refused: Cell<bool>,
-    /// `lowered_from` of a tagged arena (0 until it is tagged). Published
-    /// for `ThreadArenas::peak`.
+    /// `lowered_from` of a tagged arena whose current turn began above
+    /// the base (0 otherwise). Published for `ThreadArenas::peak`.
     tagged_lowered_from: Published,
     region: Region,
     /// What is kept across a reclaim, and when more is given back.
@@ -426,7 +431,10 @@ impl FrameArena {
         };
         asan::poison(self.region.base().as_ptr(), poisoned);
         self.top.set(self.base());
-        self.restart_turn_high(self.base());
+        // The next turn begins at the base, tagged or not: the plain mark
+        // (see `lowered_from`).
+        self.lowered_from.set(self.base());
+        self.tagged_lowered_from.set(0);
         if self.refused.get() {
             self.forget_refusal();
         }
@@ -493,8 +501,16 @@ impl FrameArena {
         if let (Some(plots), Some(table)) = (&mut self.plots, &table) {
             plots.plot_tags(table);
         }
-        let over = table.iter().flat_map(TagBytes::over_budget);
-        self.budgets.check(self.name, frame, over, peak)
+        // Apart, so that a frame with no table checks its whole-frame
+        // budget alone, with no iterator over an absent table to step.
+        match &table {
+            Some(table) => self
+                .budgets
+                .check(self.name, frame, table.over_budget(), peak),
+            None => self
+                .budgets
+                .check(self.name, frame, core::iter::empty(), peak),
+        }
     }
 
     /// The end of a retention window (`release_after` frames): its figures
@@ -551,27 +567,27 @@ impl FrameArena {
     /// The highest the top has been since the current tag's turn began.
     #[inline]
     fn turn_high(&self) -> usize {
-        // One of the two marks is 0: `lowered_from` once tagged, the other
-        // before.
+        self.turn_high_at(self.top.get())
+    }
+
+    /// [`turn_high`](Self::turn_high) with the top at `top`.
+    #[inline]
+    fn turn_high_at(&self, top: usize) -> usize {
+        // One of the two marks is 0 (see `lowered_from`).
         (self.lowered_from.get())
             .max(self.tagged_lowered_from.get())
-            .max(self.top.get())
+            .max(top)
     }
 
-    /// [`turn_high`](Self::turn_high) of an arena known to be tagged (one
-    /// switching tags): `lowered_from` is 0.
-    #[inline]
-    fn tagged_turn_high(&self) -> usize {
-        debug_assert!(self.tagged.get(), "only a tagged arena switches tags");
-        self.tagged_lowered_from.get().max(self.top.get())
-    }
-
-    /// Starts the turn's high again from `top` (a reset, a tag switch, a
-    /// scope rewound with its tags).
+    /// Starts the turn's high again from `top` (a tag switch, a scope
+    /// rewound with its tags, a settled turn). A tagged arena's turn then
+    /// begins at `top`, above the base as a rule, so its mark goes to
+    /// `tagged_lowered_from` (see `lowered_from`).
     #[inline]
     pub(crate) fn restart_turn_high(&self, top: usize) {
         if self.tagged.get() {
             self.tagged_lowered_from.set(top);
+            self.lowered_from.set(0);
         } else {
             self.lowered_from.set(top);
         }
@@ -579,7 +595,8 @@ impl FrameArena {
 
     /// Marks the arena tagged (a tag met, a budget set): from now on its
     /// resets and scopes see to the tags, and `lowered_from` is 0, its
-    /// value moved to `tagged_lowered_from`. Never undone.
+    /// value moved to `tagged_lowered_from`, until the frame ends (see
+    /// `lowered_from`). Never undone.
     #[inline]
     pub(crate) fn mark_tagged(&self) {
         if !self.tagged.get() {
@@ -596,23 +613,29 @@ impl FrameArena {
     #[inline]
     fn lower_top(&self, top: usize, new_top: usize) {
         debug_assert_eq!(top, self.top.get(), "expected the current top");
-        // Untagged: a new high. Tagged: always (`lowered_from` is 0).
-        if top > self.lowered_from.get() {
-            self.raise_lowered_from(top, new_top);
+        // The plain mark: a new high. Kept in `tagged_lowered_from`:
+        // always (`lowered_from` is 0).
+        let mark = self.lowered_from.get();
+        if top > mark {
+            self.raise_lowered_from(top, new_top, mark);
         }
         self.top.set(new_top);
     }
 
     /// The top was `top` before it was lowered to `new_top`: the mark of
-    /// the turn's high goes up to it (the untagged caller knows it is
-    /// higher). Tagged, a top lowered below where the tag's turn began
-    /// gives those bytes back to the tags that own them.
+    /// the turn's high goes up to it (where it is `mark`, `lowered_from`,
+    /// the caller knows it is higher). A tagged turn that began above the
+    /// base (`mark` 0): a top lowered below where it began gives those
+    /// bytes back to the tags that own them.
     #[inline]
-    fn raise_lowered_from(&self, top: usize, new_top: usize) {
-        if !self.tagged.get() {
+    fn raise_lowered_from(&self, top: usize, new_top: usize, mark: usize) {
+        if mark != 0 {
             self.lowered_from.set(top);
             return;
         }
+        // Laid out apart: the plain mark's store falls through to the
+        // top's, as an untagged arena's free did before tags existed.
+        core::hint::cold_path();
         if top > self.tagged_lowered_from.get() {
             self.tagged_lowered_from.set(top);
         }

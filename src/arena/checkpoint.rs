@@ -42,8 +42,9 @@ impl FrameArena {
     fn close_scope(&self, top: usize) {
         let end = self.top.get();
         // The flag is tested only past the test of the peak's mark, which
-        // a tagged arena's always passes (its `lowered_from` is 0): that
-        // keeps a scope's open and close at one test each.
+        // an arena tagged since the scope opened always passes (tagging it
+        // made its `lowered_from` 0, and no reset can come inside the
+        // scope): that keeps a scope's open and close at one test each.
         if end > self.lowered_from.get() {
             if self.tagged.get() {
                 return rewind_first_tags(self, top);

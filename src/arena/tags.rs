@@ -252,6 +252,22 @@ struct TagEntry {
     over: bool,
 }
 
+impl TagEntry {
+    /// `tag`'s entry with the ledger's figures (never below 0) and
+    /// `budget`, over it if its peak is.
+    #[inline]
+    fn new(tag: Tag, figures: [isize; 2], budget: Option<usize>) -> TagEntry {
+        let [bytes, peak] = figures.map(|figure| usize::try_from(figure).unwrap_or(0));
+        TagEntry {
+            tag,
+            bytes,
+            peak,
+            budget,
+            over: budget.is_some_and(|budget| peak > budget),
+        }
+    }
+}
+
 impl Default for TagBytes {
     fn default() -> TagBytes {
         TagBytes {
@@ -501,6 +517,8 @@ pub(crate) struct Ledger {
     /// a turn plus the turn's high above where the turn began).
     peaks: [Cell<isize>; MAX_TAGS],
     budgets: [Cell<Option<usize>>; MAX_TAGS],
+    /// Whether any slot has a budget: asked at every tagged frame's end.
+    any_budget: Cell<bool>,
     len: Cell<u8>,
     current: Cell<u8>,
     /// The slot after the one [`find`](Self::find) found last, looked at
@@ -521,6 +539,7 @@ impl Ledger {
             bytes: core::array::from_fn(|_| Cell::new(0)),
             peaks: core::array::from_fn(|_| Cell::new(0)),
             budgets: core::array::from_fn(|_| Cell::new(None)),
+            any_budget: Cell::new(false),
             len: Cell::new(1),
             current: Cell::new(0),
             next_guess: Cell::new(1),
@@ -537,6 +556,19 @@ impl Ledger {
     /// the table is full).
     #[inline]
     fn slot_of(&self, tag: Tag) -> u8 {
+        // The guess (see `next_guess`) in line, returned as it is: the
+        // search, and the `Option`s it passes on, out of line.
+        let guess = self.next_guess.get();
+        if guess < self.len.get() && self.tag_at(guess).is_same_name(tag) {
+            self.next_guess.set(guess + 1);
+            return guess;
+        }
+        self.slot_searched(tag)
+    }
+
+    /// [`slot_of`](Self::slot_of) past a wrong guess.
+    #[inline(never)]
+    fn slot_searched(&self, tag: Tag) -> u8 {
         self.find(tag)
             .or_else(|| self.add_slot(tag))
             .unwrap_or(self.current.get())
@@ -661,14 +693,14 @@ impl Ledger {
         if let Some(slot) = self.find(tag).or_else(|| self.add_slot(tag)) {
             self.budgets[usize::from(slot)].set(budget);
         }
+        let any = self.budgets.iter().any(|budget| budget.get().is_some());
+        self.any_budget.set(any);
     }
 
     /// Whether any slot has a budget.
+    #[inline]
     pub(crate) fn has_budgets(&self) -> bool {
-        let len = usize::from(self.len.get());
-        self.budgets[..len]
-            .iter()
-            .any(|budget| budget.get().is_some())
+        self.any_budget.get()
     }
 
     pub(crate) fn snapshot(&self, top: usize, high: usize) -> TagBytes {
@@ -676,16 +708,26 @@ impl Ledger {
             len: self.len.get(),
             ..TagBytes::default()
         };
-        for slot in 0..self.len.get() {
-            let [bytes, peak] = self.figures_at(slot, top, high);
-            let budget = self.budgets[usize::from(slot)].get();
-            table.entries[usize::from(slot)] = TagEntry {
-                tag: self.tag_at(slot),
-                bytes,
-                peak,
-                budget,
-                over: budget.is_some_and(|budget| peak > budget),
+        // The current slot's figures with its turn, computed once: each
+        // slot then picks its figures with no branch (the frame loop
+        // records a table every frame).
+        // Budgets are read only where a slot has one.
+        let current = self.current.get();
+        let turn = self.figures_with_turn(current, self.since.get(), top, high);
+        let any_budget = self.any_budget.get();
+        for slot in 0..usize::from(self.len.get()).min(MAX_TAGS) {
+            let stored = [self.bytes[slot].get(), self.peaks[slot].get()];
+            let figures = if slot == usize::from(current) {
+                turn
+            } else {
+                stored
             };
+            let budget = if any_budget {
+                self.budgets[slot].get()
+            } else {
+                None
+            };
+            table.entries[slot] = TagEntry::new(self.tags[slot].get(), figures, budget);
         }
         table
     }
@@ -716,9 +758,10 @@ impl Ledger {
     /// The frame ended: every slot starts again at 0 from `base`. The tags
     /// and budgets stay.
     pub(crate) fn reset(&self, base: usize) {
-        let len = usize::from(self.len.get());
-        self.bytes[..len].iter().for_each(|bytes| bytes.set(0));
-        self.peaks[..len].iter().for_each(|peak| peak.set(0));
+        // Every slot, not the `len` in use: a fixed size is cleared in
+        // line (the slots past `len` are 0 already), a length by `memset`.
+        self.bytes.iter().for_each(|bytes| bytes.set(0));
+        self.peaks.iter().for_each(|peak| peak.set(0));
         self.since.set(base);
         self.runs.clear();
     }
@@ -833,7 +876,10 @@ impl FrameArena {
     // what LLVM inlines, and the call cost more than the return saves.
     #[inline(always)]
     pub(crate) fn switch_tag(&self, to: u8) -> u8 {
-        let (top, high) = (self.top.get(), self.tagged_turn_high());
+        // `turn_high` with the top read once (it is an atomic: a second
+        // read is a second load).
+        let top = self.top.get();
+        let high = self.turn_high_at(top);
         // The top never rose above where the turn began (it cannot be
         // below it): an empty turn, such as the untagged one between two
         // systems' guards, has nothing to charge, and the frame's peak and
@@ -841,10 +887,12 @@ impl FrameArena {
         if high == self.tags.since() {
             return self.tags.make_current(to);
         }
-        if high > self.peak_before_turn.get() {
-            self.peak_before_turn.set(high);
-        }
+        self.peak_before_turn
+            .set(high.max(self.peak_before_turn.get()));
+        // The next turn begins at the top, above the base as a rule: its
+        // mark is kept where every free comes to the ledger.
         self.tagged_lowered_from.set(top);
+        self.lowered_from.set(0);
         self.tags.switch(top, high, to)
     }
 

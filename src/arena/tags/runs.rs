@@ -57,11 +57,11 @@ impl Runs {
     #[inline]
     pub(crate) fn push(&self, slot: u8, end: usize) {
         let len = self.len.get();
-        if len > INLINE {
-            return self.push_spilled(slot, end);
-        }
-        if len > 0 && self.slots[len - 1].get() == slot {
-            self.ends[len - 1].set(end);
+        // The newest run's index, if it is kept inline (`len` 1 to
+        // `INLINE`): one test where the run is looked at, none before.
+        let newest = len.wrapping_sub(1);
+        if newest < INLINE && self.slots[newest].get() == slot {
+            self.ends[newest].set(end);
         } else if len < INLINE {
             self.ends[len].set(end);
             self.slots[len].set(slot);

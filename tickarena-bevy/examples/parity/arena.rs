@@ -58,6 +58,11 @@ pub const ONE_LIST: usize = usize::MAX - 1;
 /// the lists needed lately (`vec_at_last_size`).
 pub const LAST_SIZE: usize = usize::MAX;
 
+/// `ROOM` for one neighbour list, as [`ONE_LIST`], and every other buffer
+/// the game rebuilds each frame (the grid's, the walk's lengths) from
+/// `vec_at_last_size` too: a game that follows the guide everywhere.
+pub const ALL_LAST_SIZE: usize = usize::MAX - 2;
+
 /// The game's systems: one neighbour list for the frame (`ROOM` =
 /// [`ONE_LIST`]), or a list per search in a scope that starts at the size
 /// the searches needed lately ([`LAST_SIZE`]) or with room for `ROOM`
@@ -67,7 +72,15 @@ pub fn add<const ROOM: usize>(app: &mut App) {
         .init_frame_data::<Intents>()
         .init_frame_data::<Requests>();
     if ROOM == ONE_LIST {
-        app.add_systems(Update, (step, plan_one_list, (walk, report)).chain());
+        app.add_systems(
+            Update,
+            (step, plan_one_list::<false>, (walk, report)).chain(),
+        );
+    } else if ROOM == ALL_LAST_SIZE {
+        app.add_systems(
+            Update,
+            (step, plan_one_list::<true>, (walk_sized, report)).chain(),
+        );
     } else {
         app.add_systems(Update, (step, plan::<ROOM>, (walk, report)).chain());
     }
@@ -115,13 +128,35 @@ fn grid<'s>(
     (positions, starts, members)
 }
 
-fn plan_one_list(
+/// [`grid`], each buffer from `vec_at_last_size` (a call site each).
+fn grid_sized<'s>(
+    scratch: &'s FrameScratch,
+    units: &Query<(&Unit, &Position)>,
+) -> (FrameVec<'s, [f32; 2]>, FrameVec<'s, u32>, FrameVec<'s, u32>) {
+    let mut positions = scratch.vec_at_last_size();
+    positions.resize(UNITS as usize, [0.0; 2]);
+    let mut starts = scratch.vec_at_last_size();
+    starts.resize(CELLS * CELLS + 1, 0u32);
+    let mut next = scratch.vec_at_last_size();
+    next.resize(CELLS * CELLS + 1, 0u32);
+    let mut members = scratch.vec_at_last_size();
+    members.resize(UNITS as usize, 0u32);
+    let units = units.iter().map(|(unit, position)| (unit.0, position.0));
+    build_grid(units, &mut positions, &mut starts, &mut next, &mut members);
+    (positions.into_vec(), starts.into_vec(), members.into_vec())
+}
+
+fn plan_one_list<const SIZED: bool>(
     scratch: FrameScratch,
     units: Query<(&Unit, &Position)>,
     intents: FrameReader<Intents>,
     mut requests: FrameWriter<Requests>,
 ) {
-    let (positions, starts, members) = grid(&scratch, &units);
+    let (positions, starts, members) = if SIZED {
+        grid_sized(&scratch, &units)
+    } else {
+        grid(&scratch, &units)
+    };
     // The neighbour list, for all the searches: it starts at the most a
     // search needed lately (kept by the arena for this line of code).
     let mut close = scratch.vec_at_last_size();
@@ -210,6 +245,21 @@ fn plan<const ROOM: usize>(
 fn walk(requests: FrameReader<Requests>, scratch: FrameScratch, mut totals: ResMut<WalkTotals>) {
     let all = requests.get();
     let mut lengths = Vec::with_capacity_in(all.len(), &*scratch);
+    lengths.extend(all.iter().map(|(_, path, _)| path_length(path)));
+    totals.steps += lengths.iter().sum::<u64>();
+    totals.requests += all.len() as u64;
+    lengths.sort_unstable_by(|a, b| b.cmp(a));
+    totals.longest += lengths[..10].iter().sum::<u64>();
+}
+
+/// [`walk`], its lengths from `vec_at_last_size`.
+fn walk_sized(
+    requests: FrameReader<Requests>,
+    scratch: FrameScratch,
+    mut totals: ResMut<WalkTotals>,
+) {
+    let all = requests.get();
+    let mut lengths = scratch.vec_at_last_size();
     lengths.extend(all.iter().map(|(_, path, _)| path_length(path)));
     totals.steps += lengths.iter().sum::<u64>();
     totals.requests += all.len() as u64;

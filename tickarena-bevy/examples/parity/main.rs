@@ -10,6 +10,10 @@
 //!   neighbour list one frame vector from `vec_at_last_size`, cleared
 //!   before each search as the `Local` version's list is (it starts at the
 //!   most a search needed lately, as a `Local` keeps its capacity);
+//! * `arena_sized`: the same with every buffer the game rebuilds each
+//!   frame from `vec_at_last_size` (the grid's four and the walk's
+//!   lengths too, not `Vec::with_capacity_in`): a game that follows the
+//!   guide everywhere;
 //! * `arena_scoped`: the same with a list per search, in a scope
 //!   (`FrameScratch::scoped`), each from `vec_at_last_size`;
 //! * `arena_room`: a list per search in a scope with room for 16
@@ -90,6 +94,8 @@ fn app(version: &str) -> App {
         "arena" => arena::add::<{ arena::ONE_LIST }>(&mut app),
         // A list per search, in a scope, at the size the lists needed lately.
         "arena_scoped" => arena::add::<{ arena::LAST_SIZE }>(&mut app),
+        // Every buffer the game rebuilds from `vec_at_last_size`.
+        "arena_sized" => arena::add::<{ arena::ALL_LAST_SIZE }>(&mut app),
         // Room for 16 neighbours, a guess (the recommendation before
         // `vec_at_last_size`).
         "arena_room" => arena::add::<16>(&mut app),
@@ -105,7 +111,7 @@ fn app(version: &str) -> App {
         }
         other => {
             panic!(
-                "unknown version {other:?}: arena, arena_scoped, arena_room, arena_grown, local or local_last"
+                "unknown version {other:?}: arena, arena_scoped, arena_sized, arena_room, arena_grown, local or local_last"
             )
         }
     }
@@ -350,9 +356,9 @@ fn main() {
 mod tests {
     use super::run;
 
-    /// The versions find the same totals, and the tickarena version makes
+    /// The versions find the same totals, and the tickarena versions make
     /// no more heap allocations than the `Local` one with the same number
-    /// of systems (Bevy's own): none of its own. `cargo test -p
+    /// of systems (Bevy's own): none of their own. `cargo test -p
     /// tickarena-bevy` runs this.
     #[test]
     fn the_versions_agree_and_the_arena_version_allocates_no_more() {
@@ -363,12 +369,16 @@ mod tests {
         assert_eq!(run("arena_grown", frames).totals, local.totals);
         assert_eq!(run("arena_room", frames).totals, local.totals);
         assert_eq!(run("arena_scoped", frames).totals, local.totals);
+        let sized = run("arena_sized", frames);
+        assert_eq!(sized.totals, local.totals);
         assert!(arena.totals.0.requests > 0 && arena.totals.1.neighbours > 0);
-        assert!(
-            arena.allocations_per_frame <= local.allocations_per_frame + 0.5,
-            "arena {} against Local reuse's {} heap allocations per frame",
-            arena.allocations_per_frame,
-            local.allocations_per_frame
-        );
+        for (version, measured) in [("arena", &arena), ("arena_sized", &sized)] {
+            assert!(
+                measured.allocations_per_frame <= local.allocations_per_frame + 0.5,
+                "{version} {} against Local reuse's {} heap allocations per frame",
+                measured.allocations_per_frame,
+                local.allocations_per_frame
+            );
+        }
     }
 }
