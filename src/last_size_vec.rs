@@ -28,8 +28,12 @@ use crate::freeze::Freeze;
 /// where the vector grew past the size it started at, its capacity (it
 /// needed more than its start, and at least half that). So one list
 /// cleared before each search, as a `Local<Vec<_>>` is, records the most
-/// a search needed. A vector cut through the `Vec`'s other methods
-/// (`drain`, `retain`, `pop`) records the length it ends at: record first
+/// a search needed. Whatever else reaches the vector through its
+/// dereference (`push`, `extend`, `resize`, `extend_from_slice`, a
+/// `&mut Vec` passed on) counts by what the drop sees: the length it ends
+/// at, or its capacity where it grew. So a vector cut through the `Vec`'s
+/// other methods (`drain`, `retain`, `pop`, or `clear` on the `&mut Vec`
+/// it dereferences to) records the length it ends at: record first
 /// ([`into_vec`](Self::into_vec) at the largest), or use
 /// [`FrameRows::writer_in`](crate::FrameRows::writer_in) for rows, whose
 /// writer records the most it held.
@@ -75,8 +79,10 @@ impl FrameArena {
     ///
     /// Costs one comparison where the call site is the one this arena
     /// looked up last (a search that makes its list at one line, call
-    /// after call), else a scan of a short list of the arena's call sites
-    /// (the first call at a site adds it, on the heap); then one bump, as
+    /// after call), else a scan of the arena's call sites in the order
+    /// they first asked, comparing each one's line and column (a system
+    /// with a handful of sites scans a handful; the first call at a site
+    /// adds it, on the heap); then one bump, as
     /// `Vec::with_capacity_in`. The drop records without a search. For a
     /// list reused search after search, one `vec_at_last_size` per frame
     /// and [`clear`](LastSizeVec::clear) before each search costs what a

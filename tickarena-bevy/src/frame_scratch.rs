@@ -102,7 +102,9 @@ pub const SCRATCH_RETAIN: usize = 1 << 20;
 /// `FrameScratch<Planning>`), so systems running in parallel never share
 /// one. It
 /// registers no world access: it never keeps a system from running in
-/// parallel with another.
+/// parallel with another. It needs no plugin: the system resets its own
+/// arena as its run starts (`TickarenaPlugin` is for frame data, worker
+/// arenas and the diagnostics).
 ///
 /// # Example
 ///
