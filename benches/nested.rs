@@ -297,6 +297,7 @@ fn for_each_candidate<'c>(
 }
 
 /// The nearest-first rows by hand: CSR in buffers kept across frames.
+#[inline(never)]
 fn nearest_hand_csr(kept: &mut Csr, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
     let Csr {
         cell_starts,
@@ -313,6 +314,7 @@ fn nearest_hand_csr(kept: &mut Csr, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
 }
 
 /// The nearest-first rows with `FrameRows::writer_in`, each row in place.
+#[inline(never)]
 fn nearest_rows_writer(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
     let units = cell_of.iter().enumerate();
     let cells = FrameRows::from_pairs_in(
@@ -339,6 +341,7 @@ fn nearest_rows_writer(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -
 
 /// The nearest-first rows as `RowsBuilder` allowed them before: a scope
 /// per row for the sort.
+#[inline(never)]
 fn nearest_rows_pushed_scoped(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
     let units = cell_of.iter().enumerate();
     let cells = FrameRows::from_pairs_in(
@@ -398,11 +401,13 @@ fn nearest_csr<A: Allocator>(
     )
 }
 
+#[inline(never)]
 fn nearest_csr_arena_grown(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
     let mut buffers: [FrameVec<'_, u32>; 5] = core::array::from_fn(|_| Vec::new_in(arena));
     nearest_csr(cell_of, at, buffers.each_mut())
 }
 
+#[inline(never)]
 fn nearest_csr_arena_sized(arena: &FrameArena, cell_of: &[u32], at: &[(u32, u32)]) -> u64 {
     // One call site per buffer: each keeps its own size. (The near units
     // are cut after each row: the capacity they grew to is what is kept.)

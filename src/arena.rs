@@ -134,16 +134,19 @@ pub struct FrameArena {
     /// most recent allocation freed or shrunk). Kept off the allocation
     /// fast path and growth in place, which only raise `top`.
     ///
-    /// 0 while a tagged arena's current turn began above the base, its
-    /// value kept in `tagged_lowered_from` instead: every lowering of the
-    /// top then passes the test against it and comes to the ledger, which
-    /// must know of a free below where the turn began. So a scope opened
-    /// untagged finds a tag met inside it when it closes without testing
-    /// the flag on its fast path (see `checkpoint`). From a tagged arena's
-    /// reset to its first tag switch the turn begins at the base, which no
-    /// free goes below: the mark is here then, as an untagged arena's, and
-    /// the frees of that part of the frame (the events before the tagged
-    /// systems) cost what an untagged arena's do.
+    /// In a tagged arena, 0 from the moment its current turn may begin
+    /// above the base (`mark_tagged`, a switch that closes a turn, a
+    /// settle, a scope's rewind), its value kept in `tagged_lowered_from`
+    /// instead: every lowering of the top then passes the test against it
+    /// and comes to the ledger, which must know of a free below where the
+    /// turn began. So a scope opened untagged finds a tag met inside it
+    /// when it closes without testing the flag on its fast path (see
+    /// `checkpoint`). The rule the code relies on goes one way: not 0
+    /// means the turn began at the base. A tagged arena's reset puts the
+    /// mark back here (the turn begins at the base, which no free goes
+    /// below) until its first switch that closes a turn: the frees of that
+    /// part of the frame (the events before the tagged systems) cost what
+    /// an untagged arena's do.
     lowered_from: Published,
     /// The frame's peak top before the current tag's turn began (a tag
     /// switch starts the turn's high mark again from the top, so that it
