@@ -574,22 +574,19 @@ impl Ledger {
             .unwrap_or(self.current.get())
     }
 
-    /// The slot `tag` already has.
+    /// The slot `tag` already has, searched (the guess is `slot_of`'s), and
+    /// the slot after it guessed next.
     #[inline]
     fn find(&self, tag: Tag) -> Option<u8> {
         let held = &self.tags[..usize::from(self.len.get())];
-        let guess = usize::from(self.next_guess.get());
-        let slot = match held.get(guess) {
-            Some(at) if at.get().is_same_name(tag) => guess,
-            // One pass comparing pointers only (the same `const` gives
-            // the same name: a few instructions a slot, where comparing
-            // names calls `memcmp` for every name of the same length),
-            // the names only when none matched.
-            _ => held
-                .iter()
-                .position(|held| held.get().is_same_name(tag))
-                .or_else(|| find_by_name(held, tag))?,
-        };
+        // One pass comparing pointers only (the same `const` gives the
+        // same name: a few instructions a slot, where comparing names
+        // calls `memcmp` for every name of the same length), the names
+        // only when none matched. (`slot_of` tried the guess already.)
+        let slot = held
+            .iter()
+            .position(|held| held.get().is_same_name(tag))
+            .or_else(|| find_by_name(held, tag))?;
         // At most `MAX_TAGS` slots.
         let slot = slot as u8;
         self.next_guess.set(slot + 1);

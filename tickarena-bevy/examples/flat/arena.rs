@@ -8,8 +8,8 @@ use bevy_ecs::prelude::*;
 use tickarena_bevy::{FrameScratch, TickarenaPlugin};
 
 use crate::game::{
-    CELLS, Checksum, FrameCount, LastCell, Position, Search, UNITS, Unit, build_grid, cell_of,
-    fold_crossed, fold_summaries, search_inline, search_own_function,
+    CELLS, Checksum, FrameCount, LastCell, Position, Search, UNITS, Unit, build_grid, fold_crossed,
+    fold_summaries, note_crossings, search,
 };
 
 /// The systems; `OWN_FUNCTION`: the search loop in a function of its own.
@@ -40,25 +40,14 @@ fn spatial<const OWN_FUNCTION: bool>(
     build_grid(&positions, &mut starts, &mut next, &mut members);
     let mut near = scratch.vec_at_last_size::<(u32, f32)>();
     let mut summaries = scratch.vec_at_last_size();
-    if OWN_FUNCTION {
-        search_own_function(
-            frame.0,
-            &positions,
-            &starts,
-            &members,
-            &mut near,
-            &mut summaries,
-        );
-    } else {
-        search_inline(
-            frame.0,
-            &positions,
-            &starts,
-            &members,
-            &mut near,
-            &mut summaries,
-        );
-    }
+    search::<OWN_FUNCTION, _, _>(
+        frame.0,
+        &positions,
+        &starts,
+        &members,
+        &mut near,
+        &mut summaries,
+    );
     fold_summaries(&mut sum.0, &summaries);
 }
 
@@ -68,12 +57,6 @@ fn events(
     scratch: FrameScratch,
 ) {
     let mut crossed = scratch.vec_at_last_size();
-    for (unit, p, mut last) in &mut units {
-        let c = cell_of(*p);
-        if c != last.0 {
-            last.0 = c;
-            crossed.push(unit.0);
-        }
-    }
+    note_crossings(&mut units, &mut *crossed);
     fold_crossed(&mut sum.0, &crossed);
 }

@@ -165,6 +165,40 @@ pub fn search_own_function<L: NearList, S: core::alloc::Allocator>(
     search_inline(frame, positions, starts, members, near, summaries);
 }
 
+/// Every search of `frame`, in a function of its own (`OWN_FUNCTION`) or
+/// inlined into the caller.
+#[inline(always)]
+pub fn search<const OWN_FUNCTION: bool, L: NearList, S: core::alloc::Allocator>(
+    frame: u64,
+    positions: &[Position],
+    starts: &[u32],
+    members: &[u32],
+    near: &mut L,
+    summaries: &mut Vec<(u32, f32), S>,
+) {
+    if OWN_FUNCTION {
+        search_own_function(frame, positions, starts, members, near, summaries);
+    } else {
+        search_inline(frame, positions, starts, members, near, summaries);
+    }
+}
+
+/// The units whose cell changed since the last frame, each pushed to
+/// `crossed` (its cell noted).
+#[inline(always)]
+pub fn note_crossings<A: core::alloc::Allocator>(
+    units: &mut Query<(&Unit, &Position, &mut LastCell)>,
+    crossed: &mut Vec<u32, A>,
+) {
+    for (unit, p, mut last) in units {
+        let c = cell_of(*p);
+        if c != last.0 {
+            last.0 = c;
+            crossed.push(unit.0);
+        }
+    }
+}
+
 /// What a frame's searches add to the checksum.
 pub fn fold_summaries(sum: &mut u64, summaries: &[(u32, f32)]) {
     for (count, nearest) in summaries {

@@ -5,8 +5,8 @@ use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
 
 use crate::game::{
-    CELLS, Checksum, FrameCount, LastCell, Position, Search, UNITS, Unit, build_grid, cell_of,
-    fold_crossed, fold_summaries, search_inline, search_own_function,
+    CELLS, Checksum, FrameCount, LastCell, Position, Search, UNITS, Unit, build_grid, fold_crossed,
+    fold_summaries, note_crossings, search,
 };
 
 /// The systems; `OWN_FUNCTION`: the search loop in a function of its own.
@@ -43,11 +43,7 @@ fn spatial<const OWN_FUNCTION: bool>(
     build_grid(&positions, &mut starts, &mut next, &mut members);
     summaries.clear();
     let near = &mut *near;
-    if OWN_FUNCTION {
-        search_own_function(frame.0, &positions, &starts, &members, near, &mut summaries);
-    } else {
-        search_inline(frame.0, &positions, &starts, &members, near, &mut summaries);
-    }
+    search::<OWN_FUNCTION, _, _>(frame.0, &positions, &starts, &members, near, &mut summaries);
     fold_summaries(&mut sum.0, &summaries);
 }
 
@@ -57,12 +53,6 @@ fn events(
     mut crossed: Local<Vec<u32>>,
 ) {
     crossed.clear();
-    for (unit, p, mut last) in &mut units {
-        let c = cell_of(*p);
-        if c != last.0 {
-            last.0 = c;
-            crossed.push(unit.0);
-        }
-    }
+    note_crossings(&mut units, &mut *crossed);
     fold_crossed(&mut sum.0, &crossed);
 }

@@ -29,7 +29,10 @@
 mod arena;
 mod game;
 mod local_reuse;
+#[path = "../support/median.rs"]
+mod median;
 
+use median::median;
 use std::time::Instant;
 
 use bevy_app::{App, Update};
@@ -101,16 +104,6 @@ fn run_apart(version: &str, frames: u64) -> (u64, [f64; 2]) {
         checksum,
         [fields[2].parse().unwrap(), fields[3].parse().unwrap()],
     )
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[middle]
-    } else {
-        (values[middle - 1] + values[middle]) / 2.0
-    }
 }
 
 fn main() {

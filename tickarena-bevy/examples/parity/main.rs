@@ -47,7 +47,10 @@ mod page_faults;
 mod arena;
 mod game;
 mod local_reuse;
+#[path = "../support/median.rs"]
+mod median;
 
+use median::median;
 use std::time::Instant;
 
 use bevy_app::{App, TaskPoolPlugin};
@@ -184,16 +187,6 @@ fn lines_of(source: &str) -> usize {
 fn mean_and_median(values: &[f64]) -> [f64; 2] {
     let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
     [mean, median(values.to_vec())]
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2.0
-    }
 }
 
 /// Runs `version` in a process of its own.
