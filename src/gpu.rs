@@ -23,6 +23,14 @@
 //!   frame wait on exactly it, and has the arena ask for that map itself
 //!   at the next `begin_frame` (otherwise `finish` asks wgpu to map at the
 //!   submit, `map_buffer_on_submit`, three heap allocations more).
+//! * [`SharedUploadArena`]: the frame held open from one system of an
+//!   engine's schedule to the next, written through a [`SharedFrame`] by
+//!   several systems at once (on several threads), and closed by a last
+//!   one on one encoder; what the borrow checker cannot follow across
+//!   systems is checked at run time.
+//! * [`GpuVec`] and [`GrowingBuffer`]: destinations that grow with what a
+//!   frame wrote (Bevy's `RawBufferVec` counterparts), copied into on
+//!   either kind of frame ([`OpenFrame`]).
 //!
 //! # Why this is sound
 //!
@@ -97,7 +105,11 @@ mod error;
 #[cfg(feature = "wgpu")]
 mod frame;
 #[cfg(feature = "wgpu")]
+mod gpu_vec;
+#[cfg(feature = "wgpu")]
 mod growing_buffer;
+#[cfg(feature = "wgpu")]
+mod shared;
 #[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
 mod signal;
 #[cfg_attr(not(feature = "wgpu"), allow(dead_code))] // its unit tests alone
@@ -110,7 +122,11 @@ pub use error::UploadError;
 #[cfg(feature = "wgpu")]
 pub use frame::{Upload, UploadFrame, UploadSegment, UploadWriter};
 #[cfg(feature = "wgpu")]
+pub use gpu_vec::GpuVec;
+#[cfg(feature = "wgpu")]
 pub use growing_buffer::GrowingBuffer;
+#[cfg(feature = "wgpu")]
+pub use shared::{OpenFrame, SharedFrame, SharedUploadArena};
 
 /// The environment variable that lets the GPU tests and doc examples skip
 /// where no adapter is found: set to `skip`. Unset (as in CI), no adapter

@@ -18,7 +18,8 @@
 //!   derive; the `server` example.
 //! * `gpu` (feature `wgpu`): the upload arena, a frame's data for the GPU
 //!   written straight into wgpu's staging memory; when to use it rather
-//!   than `write_buffer` or a `Vec`, the write-only rule, frames in flight
+//!   than `write_buffer` or a `Vec`, a frame across an engine's systems
+//!   (written from several at once), the write-only rule, frames in flight
 //!   to the GPU, sizing from the report.
 //! * [`platforms`]: toolchains (stable 1.100, the `nightly` feature),
 //!   operating systems, wasm32 and no_std, and what CI checks on each.

@@ -62,6 +62,12 @@ pub enum UploadError {
     },
     /// An [`Upload`](super::Upload) of another arena, or of another frame.
     ForeignUpload,
+    /// A [`SharedUploadArena`](super::SharedUploadArena) was asked for
+    /// its frame, or to finish it, with none open: before its first
+    /// [`begin_frame`](super::SharedUploadArena::begin_frame), after its
+    /// `finish`, or after the arena's own `begin_frame` took its slot.
+    /// Nothing was done.
+    NoFrameOpen,
     /// The copy's destination buffer was not made with
     /// `wgpu::BufferUsages::COPY_DST`: wgpu would refuse the copy (a
     /// validation panic under its default error handler). Nothing was
@@ -130,6 +136,10 @@ impl fmt::Display for UploadError {
             UploadError::ForeignUpload => {
                 f.write_str("an upload of another arena or frame was given to this frame")
             }
+            UploadError::NoFrameOpen => f.write_str(
+                "the shared upload arena has no frame open: call begin_frame first (a system \
+                 that runs before the one that writes)",
+            ),
             UploadError::DestinationNotCopyDst => f.write_str(
                 "the copy's destination buffer lacks wgpu::BufferUsages::COPY_DST; nothing was \
                  recorded",

@@ -15,6 +15,9 @@ use super::signal::{FAILED, HANDED, Notify};
 use super::texture_copy::{Rows, row_copies};
 use crate::Tag;
 use crate::frame_loop::FrameRecord;
+use held::Held;
+
+pub(super) mod held;
 
 /// The frame being written: from [`UploadArena::begin_frame`] until
 /// [`finish`](Self::finish). It borrows the arena mutably, so there is
@@ -65,9 +68,13 @@ pub struct UploadFrame<'a> {
     /// only inside its own calls (a room claimed, an upload closed),
     /// never while it runs the caller's code (an `extend`'s iterator,
     /// which may write to another writer).
-    arena: RefCell<&'a mut UploadArena>,
+    arena: Held<'a>,
     slot: usize,
     number: u64,
+    /// The arena's id, for the check that an upload is this frame's.
+    arena_id: u64,
+    /// Finished, discarded, or a handle on a shared frame (which its
+    /// arena ends): its drop has nothing to do.
     finished: bool,
 }
 
@@ -249,11 +256,31 @@ impl PendingCopy {
 impl<'a> UploadFrame<'a> {
     pub(super) fn new(arena: &'a mut UploadArena, slot: usize) -> UploadFrame<'a> {
         let number = arena.slots[slot].frame;
+        let arena_id = arena.id;
         UploadFrame {
-            arena: RefCell::new(arena),
+            arena: Held::Borrowed(RefCell::new(arena)),
             slot,
             number,
+            arena_id,
             finished: false,
+        }
+    }
+
+    /// A handle on frame `number`, in `slot` of the arena behind `lock`,
+    /// which a [`SharedUploadArena`](super::SharedUploadArena) holds
+    /// open: it writes and asks for copies, and its drop ends nothing.
+    pub(super) fn locked(
+        lock: &'a std::sync::Mutex<UploadArena>,
+        slot: usize,
+        number: u64,
+        arena_id: u64,
+    ) -> UploadFrame<'a> {
+        UploadFrame {
+            arena: Held::Locked(lock),
+            slot,
+            number,
+            arena_id,
+            finished: true,
         }
     }
 
@@ -270,6 +297,18 @@ impl<'a> UploadFrame<'a> {
         self.number
     }
 
+    /// The arena's slot the frame writes in.
+    pub(super) fn slot(&self) -> usize {
+        self.slot
+    }
+
+    /// Lets the frame go without ending it: a
+    /// [`SharedUploadArena`](super::SharedUploadArena) keeps it open in
+    /// its slot.
+    pub(super) fn keep_open(mut self) {
+        self.finished = true;
+    }
+
     /// Upload bytes so far this frame (uploads closed, padding included).
     ///
     /// # Example
@@ -282,7 +321,7 @@ impl<'a> UploadFrame<'a> {
     /// assert_eq!(frame.bytes(), 4);
     /// ```
     pub fn bytes(&self) -> u64 {
-        self.arena.borrow().slots[self.slot].bump.closed_bytes()
+        self.arena.take().slots[self.slot].bump.closed_bytes()
     }
 
     /// Opens an upload of `T`s at the top of the frame's staging memory,
@@ -352,7 +391,7 @@ impl<'a> UploadFrame<'a> {
             return Err(UploadError::ZeroSizedElement);
         }
         let open = {
-            let mut arena = self.arena.borrow_mut();
+            let mut arena = self.arena.take();
             let slot = &mut arena.slots[self.slot];
             slot.bump
                 .begin::<UploadError>(size, slot.segments.len())
@@ -440,7 +479,7 @@ impl<'a> UploadFrame<'a> {
         let number = upload.number;
         let mut dst_offset = 0;
         Ok((0..upload.segment_count as usize).map(move |_| {
-            let arena = self.arena.borrow();
+            let arena = self.arena.take();
             let table = &arena.slots[self.slot].segments;
             let segment = table[at..end]
                 .iter()
@@ -512,7 +551,8 @@ impl<'a> UploadFrame<'a> {
         }
         self.checked(upload)?;
         self.check_mapped(upload)?;
-        let slot = &mut self.arena.get_mut().slots[self.slot];
+        let mut arena = self.arena.take_mut();
+        let slot = &mut arena.slots[self.slot];
         let mut landed = dst_offset;
         for segment in of_upload(&slot.segments, upload.span(), upload.number) {
             slot.copies.push(PendingCopy::Buffer {
@@ -601,7 +641,8 @@ impl<'a> UploadFrame<'a> {
         }
         self.checked(upload)?;
         self.check_mapped(upload)?;
-        let slot = &mut self.arena.get_mut().slots[self.slot];
+        let mut arena = self.arena.take_mut();
+        let slot = &mut arena.slots[self.slot];
         let segments = &slot.segments;
         let count = upload.segment_count;
         if count > 1 && whole_only {
@@ -661,15 +702,16 @@ impl<'a> UploadFrame<'a> {
     }
 
     /// The arena's device (to make a destination with).
-    pub(super) fn device(&mut self) -> &wgpu::Device {
-        &self.arena.get_mut().device
+    pub(super) fn device(&mut self) -> wgpu::Device {
+        self.arena.take_mut().device.clone()
     }
 
     /// Refuses an upload with bytes in a chunk found unmapped this frame
     /// (a view of it refused): that chunk is not handed to the GPU, so no
     /// copy may come from it.
     fn check_mapped(&mut self, upload: &Upload<'a>) -> Result<(), UploadError> {
-        let slot = &self.arena.get_mut().slots[self.slot];
+        let arena = self.arena.take_mut();
+        let slot = &arena.slots[self.slot];
         let failed = |segment: &super::bump::Segment| {
             slot.chunks[segment.chunk as usize].signal.get() == FAILED
         };
@@ -681,14 +723,10 @@ impl<'a> UploadFrame<'a> {
 
     /// Whether `upload` is this frame's.
     pub(super) fn checked(&self, upload: &Upload<'a>) -> Result<(), UploadError> {
-        if upload.arena != self.arena_id() || upload.frame != self.number {
+        if upload.arena != self.arena_id || upload.frame != self.number {
             return Err(UploadError::ForeignUpload);
         }
         Ok(())
-    }
-
-    fn arena_id(&self) -> u64 {
-        self.arena.borrow().id
     }
 
     /// Ends the frame: its copies ([`copy_to`](Self::copy_to),
@@ -729,7 +767,8 @@ impl<'a> UploadFrame<'a> {
     /// ```
     pub fn finish(mut self, encoder: &mut wgpu::CommandEncoder) -> FrameRecord {
         self.finished = true;
-        let arena = &mut **self.arena.get_mut();
+        let mut taken = self.arena.take_mut();
+        let arena = &mut *taken;
         let slot = &mut arena.slots[self.slot];
         for copy in slot.copies.drain(..) {
             // (A copy from a chunk found unmapped after it was asked for
@@ -960,7 +999,7 @@ impl UploadFrame<'_> {
     /// Nothing was handed to the GPU: the chunks stay mapped, their views
     /// go, and the slot is taken again by the next frame.
     fn abandon(&mut self) {
-        let arena = self.arena.get_mut();
+        let mut arena = self.arena.take_mut();
         arena.slots[self.slot].copies.clear();
         arena.rewind(self.slot);
     }
@@ -972,7 +1011,7 @@ impl Drop for UploadFrame<'_> {
             return;
         }
         self.abandon();
-        self.arena.get_mut().abandoned = Some(self.number);
+        self.arena.take_mut().abandoned = Some(self.number);
     }
 }
 
@@ -1182,7 +1221,7 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
     /// room is full, or none was claimed yet.
     fn claim_room(&mut self, want: u64) -> Result<(), UploadError> {
         self.leave_room();
-        let mut arena = self.frame.arena.borrow_mut();
+        let mut arena = self.frame.arena.take();
         let blocks = arena.uploads_together;
         let (bump, segments, mut staging) = arena.parts(self.frame.slot);
         let room = bump
@@ -1487,7 +1526,7 @@ impl<'a, T: Pod> UploadWriter<'_, 'a, T> {
         self.view = None;
         self.cursor = Cursor::default();
         let frame = self.frame;
-        let mut arena = frame.arena.borrow_mut();
+        let mut arena = frame.arena.take();
         let arena_id = arena.id;
         let slot = &mut arena.slots[frame.slot];
         let Closed {

@@ -3,7 +3,8 @@
 //! whose length is known only once it is written.
 
 use super::UploadError;
-use super::frame::{Upload, UploadFrame};
+use super::frame::Upload;
+use super::shared::{OpenFrame, upload_frame};
 use crate::arena::{DEFAULT_RELEASE_AFTER, Retention};
 
 /// The least buffer a [`GrowingBuffer`] makes.
@@ -93,8 +94,10 @@ impl GrowingBuffer {
         self
     }
 
-    /// Copies `upload` to the start of the buffer on `frame` (recorded at
-    /// its finish, as [`UploadFrame::copy_to`] is), making a buffer first
+    /// Copies `upload` to the start of the buffer on `frame` (an
+    /// [`UploadFrame`](super::UploadFrame) or a
+    /// [`SharedFrame`](super::SharedFrame); recorded at its finish, as
+    /// [`UploadFrame::copy_to`](super::UploadFrame::copy_to) is), making a buffer first
     /// where there is none, or it is too small, or (at the end of a
     /// retention window) more than twice as large as the window's largest
     /// upload needed. Whether it made one: then rebuild what refers to
@@ -102,7 +105,7 @@ impl GrowingBuffer {
     ///
     /// # Errors
     ///
-    /// As [`UploadFrame::copy_to`]; and [`UploadError::BadDestination`]
+    /// As [`UploadFrame::copy_to`](super::UploadFrame::copy_to); and [`UploadError::BadDestination`]
     /// for an upload larger than the device's largest buffer.
     ///
     /// # Example
@@ -119,9 +122,10 @@ impl GrowingBuffer {
     /// ```
     pub fn copy_from<'a>(
         &mut self,
-        frame: &mut UploadFrame<'a>,
+        frame: &mut impl OpenFrame<'a>,
         upload: &Upload<'a>,
     ) -> Result<bool, UploadError> {
+        let frame = upload_frame(frame);
         // The upload is checked first: a copy refused after a new buffer
         // replaced the old one would leave that unreported.
         frame.checked(upload)?;
@@ -149,7 +153,8 @@ impl GrowingBuffer {
             self.bytes = upload.bytes();
             return Ok(false);
         };
-        let max = frame.device().limits().max_buffer_size;
+        let device = frame.device();
+        let max = device.limits().max_buffer_size;
         if needed > max {
             return Err(UploadError::BadDestination {
                 offset: 0,
@@ -157,7 +162,7 @@ impl GrowingBuffer {
                 buffer_size: max,
             });
         }
-        let buffer = frame.device().create_buffer(&wgpu::BufferDescriptor {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(self.label),
             size: size.min(max / 4 * 4).max(needed),
             usage: self.usage,

@@ -16,6 +16,6 @@ fn misuse_of_the_upload_arena_is_rejected_by_the_compiler() {
         "tests/trybuild/compile_fail_gpu",
         "\"wgpu\"",
         "compile-fail-gpu-codes",
-        6,
+        9,
     );
 }

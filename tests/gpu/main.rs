@@ -14,6 +14,7 @@ mod growing_buffer;
 mod review_extend;
 mod review_told;
 mod several_writers;
+mod shared;
 mod submissions;
 mod texture_copies;
 mod writers_at_once;
