@@ -23,8 +23,10 @@ use crate::frame_loop::FrameRecord;
 /// encoder and hands the frame's staging memory to the GPU.
 ///
 /// The writers of one frame write in parallel: each upload grows in a
-/// room of its own, and the arena's lock is taken only to claim a room,
-/// close an upload or ask for a copy, never while your code writes.
+/// room of its own, claimed in blocks from the first frame (see
+/// [`UploadFrame::upload`]), and the arena's lock is taken only to claim
+/// a room, close an upload or ask for a copy, never while your code
+/// writes.
 ///
 /// # Example
 ///
@@ -67,8 +69,13 @@ impl SharedUploadArena {
     /// let uploads = SharedUploadArena::new(UploadArena::new(&device, Default::default()));
     /// assert!(!uploads.is_open());
     /// ```
-    pub fn new(arena: UploadArena) -> SharedUploadArena {
+    pub fn new(mut arena: UploadArena) -> SharedUploadArena {
         let id = arena.id;
+        // Several systems write at once, from the first frame: rooms in
+        // blocks from the start, so that a first overlap of two writers
+        // (whenever the scheduler first runs them together) does not
+        // reshape the chunks of a steady game.
+        arena.uploads_together = true;
         SharedUploadArena {
             arena: Mutex::new(arena),
             open: None,

@@ -135,13 +135,24 @@ impl ScratchFigures {
 
 /// Adds `bytes` to the diagnostic `path`, registering it on first use.
 pub(crate) fn measure(store: &mut DiagnosticsStore, path: &DiagnosticPath, bytes: usize) {
+    measure_in(store, path, bytes as f64, " B");
+}
+
+/// Adds `value` to the diagnostic `path`, registering it with `suffix`
+/// on first use.
+pub(crate) fn measure_in(
+    store: &mut DiagnosticsStore,
+    path: &DiagnosticPath,
+    value: f64,
+    suffix: &'static str,
+) {
     if store.get(path).is_none() {
-        store.add(Diagnostic::new(path.clone()).with_suffix(" B"));
+        store.add(Diagnostic::new(path.clone()).with_suffix(suffix));
     }
     if let Some(diagnostic) = store.get_mut(path).filter(|d| d.is_enabled) {
         diagnostic.add_measurement(DiagnosticMeasurement {
             time: Instant::now(),
-            value: bytes as f64,
+            value,
         });
     }
 }

@@ -18,6 +18,10 @@
 //!   one arena per thread, reset once per frame.
 //! * [`TickarenaPlugin`]: inserts [`WorkerArenas`] and resets it in
 //!   [`Last`](bevy_app::Last).
+//! * `render` (cargo feature `render`): Bevy's render world, a frame's
+//!   GPU data written once, straight into mapped staging memory, by any
+//!   number of prepare systems (`RenderUploadsPlugin`, `RenderUploads`,
+//!   `GpuVec`).
 //! * tickarena's everyday items, re-exported so that a game needs this
 //!   crate alone: [`format_in!`], [`try_format_in!`], [`vec_in!`],
 //!   [`scoped`], [`try_scoped`], [`FrameArena`], [`FrameArenaBuilder`],
@@ -110,6 +114,8 @@ mod frame_end;
 mod frame_scratch;
 mod order_check;
 mod plugin;
+#[cfg(feature = "render")]
+pub mod render;
 mod worker_arenas;
 
 pub use diagnostics::{

@@ -1,0 +1,398 @@
+//! Instanced particles drawn headless by Bevy's renderer (lavapipe where
+//! there is no GPU), their instances uploaded from three prepare systems
+//! (one per kind of particle; how many of each is known only once they
+//! are filtered) in one of three ways:
+//!
+//! * `raw`: Bevy's `RawBufferVec` + `write_buffer`;
+//! * `new`: a new buffer per frame (`create_buffer_with_data`), as Bevy's
+//!   instancing example makes;
+//! * `arena`: tickarena's `GpuVec`, through `RenderUploadsPlugin`.
+//!
+//! The count swings by a quarter over 40 frames, and every 30th frame is
+//! a burst of eight times the instances. Every version draws the same
+//! image (read back and hashed: the hashes must agree).
+//!
+//! Each version runs in a process of its own, in pairs alternating which
+//! goes first; each frame's CPU time on the main thread is measured for
+//! the prepare stage (from before the uploads' frame opens to after it
+//! closes) and the whole `App::update`, with the schedules run on the
+//! main thread (single-threaded executors, so that the thread's clock
+//! holds all of it; the test runs them multi-threaded), and so are heap
+//! allocations per frame.
+//!
+//! ```sh
+//! cargo run --release -p tickarena-bevy --features render --example particles -- [--instances 10000] [--pairs 6] [--frames 300]
+//! cargo run --release -p tickarena-bevy --features render --example particles -- --version arena --frames 60 --image docs/particles.png
+//! ```
+
+mod draw;
+mod sim;
+mod upload;
+
+#[path = "../../../examples/support/pinned_cpu.rs"]
+mod pinned_cpu;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bevy_app::{App, PluginsState, SubApp, TaskPoolPlugin, Update};
+use bevy_asset::AssetPlugin;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{IntoScheduleConfigs, SingleThreadedExecutor};
+use bevy_ecs::system::ScheduleSystem;
+use bevy_render::renderer::{FlushCommands, RenderGraph, RenderGraphSystems};
+use bevy_render::settings::{RenderCreation, WgpuSettings};
+use bevy_render::{ExtractSchedule, Render, RenderApp, RenderPlugin, RenderStartup, RenderSystems};
+use tickarena::gpu::wgpu;
+use tickarena_bevy::render::{RenderUploadsPlugin, RenderUploadsSystems};
+
+use draw::Capture;
+use sim::{ExtractedParticles, Particles};
+use upload::{Arena, Drawn, New, Raw};
+
+const VERSIONS: [&str; 3] = ["raw", "new", "arena"];
+
+/// Counts heap allocations, to compare the versions' per frame.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator, counting.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's layout, as `GlobalAlloc::alloc` requires.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as `GlobalAlloc::realloc` requires, from the caller.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The prepare stage's CPU time this frame, on the thread that ran it.
+#[derive(Resource, Default)]
+struct PrepareClock {
+    started: u64,
+    ns: u64,
+}
+
+fn prepare_started(mut clock: ResMut<PrepareClock>) {
+    clock.started = pinned_cpu::thread_cpu_ns();
+}
+
+fn prepare_ended(mut clock: ResMut<PrepareClock>) {
+    clock.ns = pinned_cpu::thread_cpu_ns() - clock.started;
+}
+
+fn app(version: &str, instances: usize, single_threaded: bool) -> App {
+    let mut app = App::new();
+    let settings = WgpuSettings {
+        backends: Some(wgpu::Backends::VULKAN),
+        ..Default::default()
+    };
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        bevy_time::TimePlugin,
+        bevy_diagnostic::FrameCountPlugin,
+        AssetPlugin::default(),
+        bevy_image::ImagePlugin::default(),
+        bevy_mesh::MeshPlugin,
+        bevy_camera::CameraPlugin,
+        // No window: the image is the target.
+        bevy_window::WindowPlugin {
+            primary_window: None,
+            exit_condition: bevy_window::ExitCondition::DontExit,
+            ..Default::default()
+        },
+        RenderPlugin {
+            render_creation: RenderCreation::Automatic(Box::new(settings)),
+            synchronous_pipeline_compilation: true,
+            ..Default::default()
+        },
+    ));
+    if version == "arena" {
+        app.add_plugins(RenderUploadsPlugin::default());
+    }
+    app.insert_resource(Particles::new(instances))
+        .add_systems(Update, sim::simulate);
+    let render = app.sub_app_mut(RenderApp);
+    render
+        .init_resource::<ExtractedParticles>()
+        .init_resource::<Capture>()
+        .init_resource::<PrepareClock>()
+        .add_systems(ExtractSchedule, sim::extract)
+        .add_systems(RenderStartup, draw::setup)
+        .add_systems(
+            Render,
+            (
+                prepare_started
+                    .in_set(RenderSystems::Prepare)
+                    .before(RenderSystems::PrepareResources)
+                    .before(RenderUploadsSystems::Begin),
+                prepare_ended
+                    .in_set(RenderSystems::PrepareResourcesFlush)
+                    .after(RenderUploadsSystems::Finish),
+                draw::read_back.in_set(RenderSystems::Cleanup),
+            ),
+        );
+    use upload::{prepare_arena, prepare_new, prepare_raw};
+    // The frame's command buffers submitted as Bevy's core pipeline
+    // submits them (this app has no cameras, so no core pipeline): the
+    // uploads' encoder first, then the draw's.
+    render.add_systems(
+        RenderGraph,
+        (|mut commands: FlushCommands| commands.flush()).in_set(RenderGraphSystems::Submit),
+    );
+    match version {
+        "raw" => add_version::<Raw<0>, Raw<1>, Raw<2>, _>(
+            render,
+            (prepare_raw::<0>, prepare_raw::<1>, prepare_raw::<2>),
+        ),
+        "new" => add_version::<New<0>, New<1>, New<2>, _>(
+            render,
+            (prepare_new::<0>, prepare_new::<1>, prepare_new::<2>),
+        ),
+        "arena" => add_version::<Arena<0>, Arena<1>, Arena<2>, _>(
+            render,
+            (prepare_arena::<0>, prepare_arena::<1>, prepare_arena::<2>),
+        ),
+        other => panic!("unknown version {other:?}: {}", VERSIONS.join(", ")),
+    }
+    if single_threaded {
+        render.edit_schedule(Render, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+        app.edit_schedule(Update, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+    }
+    // What `App::run` does before the first update: the renderer made.
+    while app.plugins_state() == PluginsState::Adding {
+        std::thread::yield_now();
+    }
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// A version's three resources (one per prepare system), its prepare
+/// systems, and the draw of what they hold.
+fn add_version<A, B, C, M>(
+    render: &mut SubApp,
+    prepare: impl IntoScheduleConfigs<ScheduleSystem, M>,
+) where
+    A: Drawn + Resource + Default,
+    B: Drawn + Resource + Default,
+    C: Drawn + Resource + Default,
+{
+    render
+        .init_resource::<A>()
+        .init_resource::<B>()
+        .init_resource::<C>()
+        .add_systems(Render, prepare.in_set(RenderSystems::PrepareResources))
+        .add_systems(
+            RenderGraph,
+            draw::draw::<A, B, C>.in_set(RenderGraphSystems::Render),
+        );
+}
+
+/// A run's figures: the image's hash, and per frame (ordinary, burst) the
+/// median prepare CPU and whole-frame CPU in µs and heap allocations.
+struct Run {
+    hash: u64,
+    prepare: [f64; 2],
+    frame: [f64; 2],
+    allocations: [u64; 2],
+}
+
+fn run(
+    version: &str,
+    instances: usize,
+    warm_up: u64,
+    frames: u64,
+    single_threaded: bool,
+) -> (Run, Vec<u8>) {
+    let mut app = app(version, instances, single_threaded);
+    let mut samples: [Vec<(f64, f64, u64)>; 2] = Default::default();
+    for i in 0..warm_up + frames {
+        let burst = sim::is_burst(app.world().resource::<Particles>().frame + 1);
+        let last = i + 1 == warm_up + frames;
+        app.sub_app_mut(RenderApp)
+            .world_mut()
+            .resource_mut::<Capture>()
+            .wanted = last;
+        let (cpu, allocations) = (
+            pinned_cpu::thread_cpu_ns(),
+            ALLOCATIONS.load(Ordering::Relaxed),
+        );
+        app.update();
+        let frame = (pinned_cpu::thread_cpu_ns() - cpu) as f64 / 1e3;
+        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - allocations;
+        let prepare = app.sub_app(RenderApp).world().resource::<PrepareClock>().ns as f64 / 1e3;
+        if i >= warm_up && !last {
+            samples[usize::from(burst)].push((prepare, frame, allocations));
+        }
+    }
+    let image = std::mem::take(
+        &mut app
+            .sub_app_mut(RenderApp)
+            .world_mut()
+            .resource_mut::<Capture>()
+            .image,
+    );
+    let median = |kind: usize, field: fn(&(f64, f64, u64)) -> f64| {
+        let mut values: Vec<f64> = samples[kind].iter().map(field).collect();
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(0.0)
+    };
+    let figures = Run {
+        hash: draw::hash(&image),
+        prepare: [median(0, |s| s.0), median(1, |s| s.0)],
+        frame: [median(0, |s| s.1), median(1, |s| s.1)],
+        allocations: [
+            median(0, |s| s.2 as f64) as u64,
+            median(1, |s| s.2 as f64) as u64,
+        ],
+    };
+    (figures, image)
+}
+
+/// `version` run in a process of its own, pinned to one core.
+fn run_apart(version: &str, instances: usize, frames: u64) -> Run {
+    let output = std::process::Command::new(std::env::current_exe().expect("this program"))
+        .args(["--version", version, "--frames", &frames.to_string()])
+        .args(["--instances", &instances.to_string()])
+        .output()
+        .expect("the version runs");
+    assert!(output.status.success(), "{version} failed: {output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().last().expect("a line of figures");
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let float = |i: usize| f[i].parse::<f64>().expect("a figure");
+    Run {
+        hash: u64::from_str_radix(f[1], 16).expect("a hash"),
+        prepare: [float(2), float(3)],
+        frame: [float(4), float(5)],
+        allocations: [float(6) as u64, float(7) as u64],
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut version, mut frames, mut pairs, mut instances, mut image) =
+        (None, 300u64, 6usize, 10_000usize, None);
+    while let Some(flag) = args.next() {
+        let mut number = || args.next().and_then(|n| n.parse().ok()).expect("a number");
+        match flag.as_str() {
+            "--version" => version = args.next(),
+            "--frames" => frames = number() as u64,
+            "--pairs" => pairs = number(),
+            "--instances" => instances = number(),
+            "--image" => image = args.next(),
+            other => panic!(
+                "unknown flag {other:?}: --instances N, --pairs N, --frames N, --version raw|new|arena, --image PATH"
+            ),
+        }
+    }
+    let warm_up = 2 * sim::BURST_EVERY + 10;
+    if let Some(version) = version {
+        pinned_cpu::pin_to(1);
+        let (run, picture) = run(&version, instances, warm_up, frames, true);
+        if let Some(path) = image {
+            std::fs::write(&path, draw::png(&picture)).expect("the image is written");
+        }
+        println!(
+            "{version} {:016x} {:.1} {:.1} {:.1} {:.1} {} {}",
+            run.hash,
+            run.prepare[0],
+            run.prepare[1],
+            run.frame[0],
+            run.frame[1],
+            run.allocations[0],
+            run.allocations[1]
+        );
+        return;
+    }
+    println!(
+        "{pairs} rounds of the three versions, {instances} instances ({} in bursts) of 32 bytes, {frames} frames each, \
+         pinned, alternating order; medians of each run's median frame (CPU time of the main thread, µs):",
+        instances * 8
+    );
+    let mut runs: [Vec<Run>; 3] = Default::default();
+    for round in 0..pairs {
+        for k in 0..3 {
+            let v = (k + round) % 3;
+            runs[v].push(run_apart(VERSIONS[v], instances, frames));
+        }
+        let hashes: Vec<u64> = runs.iter().map(|r| r[round].hash).collect();
+        assert!(
+            hashes.iter().all(|&h| h == hashes[0]),
+            "the versions drew different images: {hashes:x?}"
+        );
+    }
+    let median = |values: Vec<f64>| {
+        let mut values = values;
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    for (kind, name) in ["ordinary", "burst"].into_iter().enumerate() {
+        println!("{name} frames:");
+        for (v, version) in VERSIONS.iter().enumerate() {
+            let prepare = median(runs[v].iter().map(|r| r.prepare[kind]).collect());
+            let frame = median(runs[v].iter().map(|r| r.frame[kind]).collect());
+            let ratio = |i: usize| {
+                median(
+                    (0..pairs)
+                        .map(|p| {
+                            let (ours, raw) = (&runs[v][p], &runs[0][p]);
+                            if i == 0 {
+                                ours.prepare[kind] / raw.prepare[kind]
+                            } else {
+                                ours.frame[kind] / raw.frame[kind]
+                            }
+                        })
+                        .collect(),
+                )
+            };
+            println!(
+                "  {version:>5}: prepare {prepare:8.1} µs ({:.3}× raw), whole frame {frame:8.1} µs ({:.3}× raw), heap allocations {}",
+                ratio(0),
+                ratio(1),
+                runs[v][0].allocations[kind]
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{VERSIONS, run};
+
+    /// Every version draws the same image, with the schedules run
+    /// multi-threaded (the prepare systems in parallel) as a game runs
+    /// them (`cargo test -p tickarena-bevy --features render` runs this).
+    #[test]
+    fn the_versions_draw_the_same_image() {
+        let hashes: Vec<u64> = VERSIONS
+            .iter()
+            .map(|version| run(version, 2_000, 0, 65, false).0.hash)
+            .collect();
+        assert!(hashes.iter().all(|&h| h == hashes[0]), "{hashes:x?}");
+        assert_ne!(
+            hashes[0],
+            super::draw::hash(&vec![
+                0;
+                (4 * super::draw::SIZE * super::draw::SIZE) as usize
+            ])
+        );
+    }
+}
