@@ -297,6 +297,11 @@ impl<'a> UploadFrame<'a> {
         self.number
     }
 
+    /// The id of the arena the frame is of.
+    pub(super) fn arena_id(&self) -> u64 {
+        self.arena_id
+    }
+
     /// The arena's slot the frame writes in.
     pub(super) fn slot(&self) -> usize {
         self.slot

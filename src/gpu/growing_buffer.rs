@@ -20,7 +20,9 @@ const MIN_CAPACITY: u64 = 256;
 /// [`copy_from`](Self::copy_from) says when it made a new buffer: then
 /// rebuild what refers to [`buffer`](Self::buffer) (a bind group). The
 /// buffer it replaces is dropped: wgpu keeps it until the GPU is done
-/// with it. It needs no device until its first copy, so it can be made
+/// with it. A copy on a frame of another arena than the one whose frame
+/// made the buffer makes a new one, on that arena's device (an engine's
+/// new device after the old one was lost, with a new arena on it). It needs no device until its first copy, so it can be made
 /// before the renderer has one (a plugin's setup).
 ///
 /// # Example
@@ -55,6 +57,9 @@ pub struct GrowingBuffer {
     retention: Retention,
     /// Buffers made, ever.
     made: u64,
+    /// The arena whose frame made the buffer: one of another arena (a new
+    /// one, on a new device after the old was lost) is not reused.
+    arena: u64,
 }
 
 impl GrowingBuffer {
@@ -76,6 +81,7 @@ impl GrowingBuffer {
             bytes: 0,
             retention: Retention::new(0, DEFAULT_RELEASE_AFTER),
             made: 0,
+            arena: 0,
         }
     }
 
@@ -129,6 +135,11 @@ impl GrowingBuffer {
         // The upload is checked first: a copy refused after a new buffer
         // replaced the old one would leave that unreported.
         frame.checked(upload)?;
+        if self.arena != frame.arena_id() {
+            // Made by another arena (maybe on a device since lost): a new
+            // buffer on this arena's device.
+            self.buffer = None;
+        }
         let needed = upload.copy_size();
         let capacity = self.capacity();
         let mut shrink_to = None;
@@ -171,6 +182,7 @@ impl GrowingBuffer {
         // Installed only once its copy is recorded.
         frame.copy_to(upload, &buffer, 0)?;
         self.buffer = Some(buffer);
+        self.arena = frame.arena_id();
         self.made += 1;
         self.bytes = upload.bytes();
         Ok(true)

@@ -96,3 +96,28 @@ fn an_upload_past_the_largest_buffer_is_an_error() {
     assert!(dst.copy_from(&mut frame, &upload).unwrap());
     assert_eq!(dst.capacity(), 1 << 16);
 }
+
+/// A copy on a frame of another arena (an engine's new arena on a new
+/// device, the old one lost) makes a new buffer, on that arena's device,
+/// whatever the old buffer's size.
+#[test]
+fn a_frame_of_another_arena_makes_a_new_buffer_on_its_device() {
+    let (device, queue) = super::device();
+    let (device_2, queue_2) = super::device();
+    let mut first = UploadArena::new(&device, config(4096));
+    let mut second = UploadArena::new(&device_2, config(4096));
+    let mut dst = GrowingBuffer::new("readback", wgpu::BufferUsages::MAP_READ);
+    let (made, _) = a_frame(&mut first, &device, &queue, &mut dst, 1000, 1);
+    assert!(made);
+    let (made, words) = a_frame(&mut second, &device_2, &queue_2, &mut dst, 10, 2);
+    assert!(made, "the buffer was the first arena's");
+    assert_eq!(
+        words,
+        (0..10u32)
+            .map(|i| i.wrapping_mul(2654435761) ^ 2)
+            .collect::<Vec<_>>()
+    );
+    let (made, _) = a_frame(&mut second, &device_2, &queue_2, &mut dst, 10, 3);
+    assert!(!made, "now the second arena's");
+    assert_eq!(dst.buffers_made(), 2);
+}

@@ -167,20 +167,24 @@ fn app(version: &str, instances: usize, single_threaded: bool) -> App {
         ),
         other => panic!("unknown version {other:?}: {}", VERSIONS.join(", ")),
     }
-    if single_threaded {
-        render.edit_schedule(Render, |s| {
-            s.set_executor(SingleThreadedExecutor::new());
-        });
-        app.edit_schedule(Update, |s| {
-            s.set_executor(SingleThreadedExecutor::new());
-        });
-    }
     // What `App::run` does before the first update: the renderer made.
     while app.plugins_state() == PluginsState::Adding {
         std::thread::yield_now();
     }
     app.finish();
     app.cleanup();
+    if single_threaded {
+        // Every schedule of both worlds (the main world's, extraction,
+        // `Render`, the render graph's) on the main thread: its clock
+        // then holds the whole frame.
+        let on_one_thread = |world: &mut World| {
+            for (_, schedule) in world.resource_mut::<Schedules>().iter_mut() {
+                schedule.set_executor(SingleThreadedExecutor::new());
+            }
+        };
+        on_one_thread(app.world_mut());
+        on_one_thread(app.sub_app_mut(RenderApp).world_mut());
+    }
     app
 }
 

@@ -6,7 +6,7 @@
 //! * [`RenderUploadsPlugin`]: makes the [`RenderUploads`] arena at render
 //!   startup (and again after render recovery, on the new device), opens
 //!   its frame before [`RenderSystems::PrepareResources`], and closes it
-//!   in [`RenderSystems::PrepareResourcesFlush`]: every copy the prepare
+//!   after [`RenderSystems::PrepareResourcesFlush`]: every copy the prepare
 //!   systems asked for, recorded on one encoder handed to Bevy's
 //!   [`PendingCommandBuffers`], which Bevy submits before the render
 //!   graph's passes.

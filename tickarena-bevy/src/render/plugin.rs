@@ -16,8 +16,8 @@ use super::figures::{Figures, MainFigures, measure_uploads};
 /// Puts a [`RenderUploads`] arena in Bevy's render world and runs its
 /// frames: made at [`RenderStartup`] (again after render recovery, on
 /// the new device), opened in [`RenderUploadsSystems::Begin`] (before
-/// `PrepareResources`), closed in [`RenderUploadsSystems::Finish`] (in
-/// `PrepareResourcesFlush`): the copies the prepare systems asked for are
+/// `PrepareResources`), closed in [`RenderUploadsSystems::Finish`] (after
+/// `PrepareResourcesFlush`, before `PrepareBindGroups`): the copies the prepare systems asked for are
 /// recorded on one encoder, pushed to Bevy's `PendingCommandBuffers`,
 /// which Bevy submits ahead of the render graph's passes. A frame in
 /// which no system wrote makes no encoder. Bind groups made in
@@ -74,7 +74,8 @@ pub struct RenderUploadsPlugin {
 pub enum RenderUploadsSystems {
     /// Opens the frame: in `Prepare`, before `PrepareResources`.
     Begin,
-    /// Closes the frame: in `PrepareResourcesFlush`.
+    /// Closes the frame: after `PrepareResourcesFlush`, before
+    /// `PrepareBindGroups`.
     Finish,
 }
 
@@ -106,7 +107,13 @@ impl Plugin for RenderUploadsPlugin {
                     RenderUploadsSystems::Begin
                         .in_set(RenderSystems::Prepare)
                         .before(RenderSystems::PrepareResources),
-                    RenderUploadsSystems::Finish.in_set(RenderSystems::PrepareResourcesFlush),
+                    // After every set a prepare system may write in (Bevy's
+                    // own buffer writers sit in `PrepareResourcesFlush`),
+                    // before the bind groups.
+                    RenderUploadsSystems::Finish
+                        .in_set(RenderSystems::Prepare)
+                        .after(RenderSystems::PrepareResourcesFlush)
+                        .before(RenderSystems::PrepareBindGroups),
                 ),
             )
             .add_systems(
@@ -126,11 +133,18 @@ fn begin_frame(uploads: Option<ResMut<RenderUploads>>) {
     let Some(mut uploads) = uploads else {
         return;
     };
-    // A frame left open (its finish skipped) is discarded and reported
-    // once: the next begin goes on. Any other refusal leaves the frame
-    // closed, and the prepare systems' `frame()` say so.
-    if let Err(UploadError::NotSubmitted { .. }) = uploads.shared.begin_frame() {
-        let _ = uploads.shared.begin_frame();
+    // A frame left open (its finish skipped) and a chunk that could not
+    // be mapped again are reported once: the next begin goes on. Any other
+    // refusal (a lost device, until Bevy's render recovery makes a new
+    // arena) leaves the frame closed, and the prepare systems' `frame()`
+    // say so.
+    let mut begun = uploads.shared.begin_frame();
+    if let Err(error @ (UploadError::NotSubmitted { .. } | UploadError::MapFailed)) = begun {
+        bevy_log::warn!("tickarena's render uploads: {error}");
+        begun = uploads.shared.begin_frame();
+    }
+    if let Err(error) = begun {
+        bevy_log::warn!("tickarena's render uploads: no frame this time: {error}");
     }
 }
 
@@ -150,7 +164,9 @@ fn finish_frame(
         // Nothing to copy: no encoder, and the staging memory stays mapped.
         if uploads.shared.discard() {
             let stats = uploads.shared.stats();
-            uploads.figures.frame_ended(0, 0, &stats);
+            let made = stats.buffers_created - uploads.buffers_before;
+            uploads.buffers_before = stats.buffers_created;
+            uploads.figures.frame_ended(0, made, &stats);
         }
         return;
     }

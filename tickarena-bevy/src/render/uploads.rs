@@ -11,7 +11,7 @@ use super::figures::Figures;
 
 /// The render world's upload arena: a [`SharedUploadArena`] whose frame
 /// [`RenderUploadsPlugin`](super::RenderUploadsPlugin) opens before
-/// `PrepareResources` and closes in `PrepareResourcesFlush`. A prepare
+/// `PrepareResources` and closes after `PrepareResourcesFlush`. A prepare
 /// system takes it shared (`Res<RenderUploads>`), so several write at
 /// once, and writes through [`frame`](Self::frame).
 ///
@@ -54,7 +54,14 @@ impl RenderUploads {
     /// [`UploadError::NoFrameOpen`] outside the frame: before
     /// `PrepareResources` or after `PrepareResourcesFlush` (order the
     /// system in `PrepareResources`), or when the frame could not begin
-    /// (a lost device: Bevy's render recovery makes a new arena).
+    /// (said in Bevy's log). A device lost is found here first as an
+    /// error of a write (`MapFailed`, `DeviceLost`), then as no frame
+    /// until Bevy's render recovery makes a new arena: with `?`, Bevy's
+    /// error handler (by default a panic) gets it. A system that must
+    /// ride out a lost device lets the errors go instead:
+    /// `if let Ok(mut frame) = uploads.frame() { let _ = instances.write(&mut frame, iter); }`.
+    /// A [`GpuVec`](tickarena::gpu::GpuVec) written on the new arena makes
+    /// its buffer anew on the new device.
     ///
     /// # Example
     ///
