@@ -139,8 +139,10 @@ fn app(version: &str, instances: usize, single_threaded: bool) -> App {
                     .before(RenderSystems::PrepareResources)
                     .before(RenderUploadsSystems::Begin),
                 prepare_ended
-                    .in_set(RenderSystems::PrepareResourcesFlush)
-                    .after(RenderUploadsSystems::Finish),
+                    .in_set(RenderSystems::Prepare)
+                    .after(RenderSystems::PrepareResourcesFlush)
+                    .after(RenderUploadsSystems::Finish)
+                    .before(RenderSystems::PrepareBindGroups),
                 draw::read_back.in_set(RenderSystems::Cleanup),
             ),
         );
