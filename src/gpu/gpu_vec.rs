@@ -99,7 +99,10 @@ impl<T: Pod> GpuVec<T> {
     /// [`UploadFrame`](super::UploadFrame) or a
     /// [`SharedFrame`](super::SharedFrame)) and copies them to the
     /// buffer's start at the frame's finish: the buffer then holds
-    /// exactly these values. Whether a new buffer was made.
+    /// exactly these values. Whether a new buffer was made: on the first
+    /// write, when the buffer grows or shrinks, and on a frame of another
+    /// arena than the last write's (an engine's new arena after its
+    /// device was lost); then rebuild what refers to it.
     ///
     /// # Errors
     ///
@@ -193,7 +196,9 @@ impl<T: Pod> GpuVec<T> {
         self.buffer.copy_from(frame, upload)
     }
 
-    /// The buffer, once a write made it.
+    /// The buffer, once a write made it: wgpu's (an engine that wraps
+    /// wgpu's buffers, as Bevy's `render_resource::Buffer` does, wraps it
+    /// again when [`write`](Self::write) returns `true`).
     ///
     /// # Example
     ///

@@ -23,7 +23,11 @@ use super::figures::{Figures, MainFigures, measure_uploads};
 /// which no system wrote makes no encoder. Bind groups made in
 /// `PrepareBindGroups` see the buffers the frame grew.
 ///
-/// Without Bevy's `RenderPlugin` (no render world), it does nothing.
+/// Add it after Bevy's `RenderPlugin` (`DefaultPlugins`), once: without a
+/// render world it does nothing, and a second one is refused as any
+/// plugin added twice is (Bevy panics; guard with
+/// `app.is_plugin_added::<RenderUploadsPlugin>()` where several plugins
+/// of yours may add it).
 /// With a `DiagnosticsStore` in the main world (`DiagnosticsPlugin`),
 /// it measures each render frame's upload bytes, the staging buffers it
 /// made, the staging memory held and the high-water mark
