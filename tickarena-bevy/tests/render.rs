@@ -7,11 +7,13 @@
 //!
 //! `cargo test -p tickarena-bevy --features render --test render`.
 
-use bevy_app::{App, SubApp};
+#[path = "support/render_world.rs"]
+mod render_world;
+use bevy_app::App;
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::ScheduleLabel;
-use bevy_render::renderer::{PendingCommandBuffers, RenderDevice, RenderQueue};
+use bevy_render::renderer::{PendingCommandBuffers, RenderQueue};
 use bevy_render::{Render, RenderApp, RenderStartup, RenderSystems};
+use render_world::{read_back, render_sub_app};
 use tickarena::gpu::wgpu;
 use tickarena_bevy::render::{GpuVec, RenderUploads, RenderUploadsPlugin, UploadConfig};
 
@@ -83,16 +85,8 @@ fn submit(
 fn render_app(config: UploadConfig) -> (App, wgpu::Device) {
     let (device, queue) = tickarena::gpu::test_device().expect("a wgpu adapter (lavapipe)");
     let mut app = App::new();
-    let mut render = SubApp::new();
-    render.update_schedule = Some(Render.intern());
-    render.add_schedule(Render::base_schedule());
-    render.init_schedule(RenderStartup);
-    render
-        .insert_resource(RenderDevice::from(device.clone()))
-        .insert_resource(RenderQueue::new(queue))
-        .init_resource::<PendingCommandBuffers>()
-        .init_resource::<Frame>()
-        .init_resource::<Submitted>();
+    let mut render = render_sub_app(device.clone(), queue);
+    render.init_resource::<Frame>().init_resource::<Submitted>();
     let readable = |label| GpuVec::new(label, wgpu::BufferUsages::MAP_READ).release_after(10);
     render
         .insert_resource(Words::<0>(readable("words 0")))
@@ -112,19 +106,6 @@ fn render_app(config: UploadConfig) -> (App, wgpu::Device) {
         .world_mut()
         .run_schedule(RenderStartup);
     (app, device)
-}
-
-fn read_back(device: &wgpu::Device, vec: &GpuVec<u32>) -> Vec<u32> {
-    if vec.is_empty() {
-        return Vec::new();
-    }
-    let buffer = vec.buffer().unwrap();
-    let len = 4 * vec.len() as u64;
-    buffer.map_async(wgpu::MapMode::Read, ..len, |r| r.unwrap());
-    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-    let words = bytemuck::pod_collect_to_vec(&buffer.get_mapped_range(..len).unwrap());
-    buffer.unmap();
-    words
 }
 
 fn run_frame(app: &mut App, frame: u32) -> usize {

@@ -4,14 +4,15 @@
 //! included (with ambiguity detection as an error).
 //! `cargo test -p tickarena-bevy --features render --test render_recovery`.
 
+#[path = "support/render_world.rs"]
+mod render_world;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_render::renderer::{RenderDevice, RenderQueue};
 use bevy_render::{Render, RenderApp, RenderSystems};
+use render_world::{read_back, render_sub_app};
 use tickarena::gpu::wgpu;
 
-use bevy_app::SubApp;
-use bevy_ecs::schedule::ScheduleLabel;
 use bevy_render::RenderStartup;
 use bevy_render::renderer::PendingCommandBuffers;
 use tickarena_bevy::render::{GpuVec, RenderUploads, RenderUploadsPlugin};
@@ -41,14 +42,8 @@ fn submit(mut pending: ResMut<PendingCommandBuffers>, queue: Res<RenderQueue>) {
 
 fn sub_app(device: wgpu::Device, queue: wgpu::Queue, skip: bool) -> App {
     let mut app = App::new();
-    let mut render = SubApp::new();
-    render.update_schedule = Some(Render.intern());
-    render.add_schedule(Render::base_schedule());
-    render.init_schedule(RenderStartup);
+    let mut render = render_sub_app(device, queue);
     render
-        .insert_resource(RenderDevice::from(device))
-        .insert_resource(RenderQueue::new(queue))
-        .init_resource::<PendingCommandBuffers>()
         .init_resource::<Busy<0>>()
         .init_resource::<Busy<1>>()
         .init_resource::<Busy<2>>();
@@ -91,16 +86,6 @@ fn sub_app(device: wgpu::Device, queue: wgpu::Queue, skip: bool) -> App {
         .world_mut()
         .run_schedule(RenderStartup);
     app
-}
-
-fn read_back(device: &wgpu::Device, vec: &GpuVec<u32>) -> Vec<u32> {
-    let buffer = vec.buffer().unwrap();
-    let len = 4 * vec.len() as u64;
-    buffer.map_async(wgpu::MapMode::Read, ..len, |r| r.unwrap());
-    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-    let words = bytemuck::pod_collect_to_vec(&buffer.get_mapped_range(..len).unwrap());
-    buffer.unmap();
-    words
 }
 
 /// Render recovery as Bevy runs it: a new RenderDevice (and queue), then
