@@ -6,7 +6,10 @@
 //! * `raw`: Bevy's `RawBufferVec` + `write_buffer`;
 //! * `new`: a new buffer per frame (`create_buffer_with_data`), as Bevy's
 //!   instancing example makes;
-//! * `arena`: tickarena's `GpuVec`, through `RenderUploadsPlugin`.
+//! * `arena`: tickarena's `GpuVec`, through `RenderUploadsPlugin`;
+//!
+//! and `none`, whose systems make the instances and drop them (it draws
+//! nothing): the part of the prepare systems that no upload can save.
 //!
 //! The count swings by a quarter over 40 frames, and every 30th frame is
 //! a burst of eight times the instances. Every version draws the same
@@ -15,7 +18,9 @@
 //! Each version runs in a process of its own, in pairs alternating which
 //! goes first; each frame's CPU time on the main thread is measured for
 //! the prepare stage (from before the uploads' frame opens to after it
-//! closes) and the whole `App::update`, with the schedules run on the
+//! closes), the part of it that makes and uploads the instances (the
+//! prepare systems, and the arena's begin and finish) and the whole
+//! `App::update`, with the schedules run on the
 //! main thread (single-threaded executors, so that the thread's clock
 //! holds all of it; the test runs them multi-threaded), and so are heap
 //! allocations per frame.
@@ -25,6 +30,7 @@
 //! cargo run --release -p tickarena-bevy --features render --example particles -- --version arena --frames 60 --image docs/particles.png
 //! ```
 
+mod clock;
 mod draw;
 mod sim;
 mod upload;
@@ -46,11 +52,14 @@ use bevy_render::{ExtractSchedule, Render, RenderApp, RenderPlugin, RenderStartu
 use tickarena::gpu::wgpu;
 use tickarena_bevy::render::{RenderUploadsPlugin, RenderUploadsSystems};
 
+use clock::PrepareClock;
 use draw::Capture;
 use sim::{ExtractedParticles, Particles};
-use upload::{Arena, Drawn, New, Raw};
+use upload::{Arena, Drawn, New, Nothing, Raw};
 
-const VERSIONS: [&str; 3] = ["raw", "new", "arena"];
+/// The versions that draw (the same image), then `none`.
+const VERSIONS: [&str; 4] = ["raw", "new", "arena", "none"];
+const DRAWING: usize = 3;
 
 /// Counts heap allocations, to compare the versions' per frame.
 struct Counting;
@@ -77,21 +86,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// The prepare stage's CPU time this frame, on the thread that ran it.
-#[derive(Resource, Default)]
-struct PrepareClock {
-    started: u64,
-    ns: u64,
-}
-
-fn prepare_started(mut clock: ResMut<PrepareClock>) {
-    clock.started = pinned_cpu::thread_cpu_ns();
-}
-
-fn prepare_ended(mut clock: ResMut<PrepareClock>) {
-    clock.ns = pinned_cpu::thread_cpu_ns() - clock.started;
-}
 
 fn app(version: &str, instances: usize, single_threaded: bool) -> App {
     let mut app = App::new();
@@ -134,19 +128,27 @@ fn app(version: &str, instances: usize, single_threaded: bool) -> App {
         .add_systems(
             Render,
             (
-                prepare_started
+                // The uploads' begin between the first two, their finish
+                // between the last two (in `raw` and `new` nothing is).
+                (
+                    clock::prepare_started.before(RenderUploadsSystems::Begin),
+                    clock::begin_ended.after(RenderUploadsSystems::Begin),
+                )
+                    .chain()
                     .in_set(RenderSystems::Prepare)
-                    .before(RenderSystems::PrepareResources)
-                    .before(RenderUploadsSystems::Begin),
-                prepare_ended
+                    .before(RenderSystems::PrepareResources),
+                (
+                    clock::finish_started.before(RenderUploadsSystems::Finish),
+                    clock::prepare_ended.after(RenderUploadsSystems::Finish),
+                )
+                    .chain()
                     .in_set(RenderSystems::Prepare)
                     .after(RenderSystems::PrepareResourcesFlush)
-                    .after(RenderUploadsSystems::Finish)
                     .before(RenderSystems::PrepareBindGroups),
                 draw::read_back.in_set(RenderSystems::Cleanup),
             ),
         );
-    use upload::{prepare_arena, prepare_new, prepare_raw};
+    use upload::{prepare_arena, prepare_new, prepare_nothing, prepare_raw};
     // The frame's command buffers submitted as Bevy's core pipeline
     // submits them (this app has no cameras, so no core pipeline): the
     // uploads' encoder first, then the draw's.
@@ -166,6 +168,14 @@ fn app(version: &str, instances: usize, single_threaded: bool) -> App {
         "arena" => add_version::<Arena<0>, Arena<1>, Arena<2>, _>(
             render,
             (prepare_arena::<0>, prepare_arena::<1>, prepare_arena::<2>),
+        ),
+        "none" => add_version::<Nothing<0>, Nothing<1>, Nothing<2>, _>(
+            render,
+            (
+                prepare_nothing::<0>,
+                prepare_nothing::<1>,
+                prepare_nothing::<2>,
+            ),
         ),
         other => panic!("unknown version {other:?}: {}", VERSIONS.join(", ")),
     }
@@ -212,12 +222,24 @@ fn add_version<A, B, C, M>(
 }
 
 /// A run's figures: the image's hash, and per frame (ordinary, burst) the
-/// median prepare CPU and whole-frame CPU in µs and heap allocations.
+/// median CPU in µs of the prepare stage, of its uploading part and of the
+/// whole frame, and heap allocations.
 struct Run {
     hash: u64,
     prepare: [f64; 2],
+    uploads: [f64; 2],
+    begin_finish: [f64; 2],
     frame: [f64; 2],
     allocations: [u64; 2],
+}
+
+/// One measured frame.
+struct Sample {
+    prepare: f64,
+    uploads: f64,
+    begin_finish: f64,
+    frame: f64,
+    allocations: f64,
 }
 
 fn run(
@@ -228,7 +250,7 @@ fn run(
     single_threaded: bool,
 ) -> (Run, Vec<u8>) {
     let mut app = app(version, instances, single_threaded);
-    let mut samples: [Vec<(f64, f64, u64)>; 2] = Default::default();
+    let mut samples: [Vec<Sample>; 2] = Default::default();
     for i in 0..warm_up + frames {
         let burst = sim::is_burst(app.world().resource::<Particles>().frame + 1);
         let last = i + 1 == warm_up + frames;
@@ -243,9 +265,15 @@ fn run(
         app.update();
         let frame = (pinned_cpu::thread_cpu_ns() - cpu) as f64 / 1e3;
         let allocations = ALLOCATIONS.load(Ordering::Relaxed) - allocations;
-        let prepare = app.sub_app(RenderApp).world().resource::<PrepareClock>().ns as f64 / 1e3;
+        let clock = app.sub_app(RenderApp).world().resource::<PrepareClock>();
         if i >= warm_up && !last {
-            samples[usize::from(burst)].push((prepare, frame, allocations));
+            samples[usize::from(burst)].push(Sample {
+                prepare: clock.stage_ns as f64 / 1e3,
+                uploads: clock.uploads_ns as f64 / 1e3,
+                begin_finish: clock.begin_finish_ns as f64 / 1e3,
+                frame,
+                allocations: allocations as f64,
+            });
         }
     }
     let image = std::mem::take(
@@ -255,18 +283,20 @@ fn run(
             .resource_mut::<Capture>()
             .image,
     );
-    let median = |kind: usize, field: fn(&(f64, f64, u64)) -> f64| {
+    let median = |kind: usize, field: fn(&Sample) -> f64| {
         let mut values: Vec<f64> = samples[kind].iter().map(field).collect();
         values.sort_by(f64::total_cmp);
         values.get(values.len() / 2).copied().unwrap_or(0.0)
     };
     let figures = Run {
         hash: draw::hash(&image),
-        prepare: [median(0, |s| s.0), median(1, |s| s.0)],
-        frame: [median(0, |s| s.1), median(1, |s| s.1)],
+        prepare: [median(0, |s| s.prepare), median(1, |s| s.prepare)],
+        uploads: [median(0, |s| s.uploads), median(1, |s| s.uploads)],
+        begin_finish: [median(0, |s| s.begin_finish), median(1, |s| s.begin_finish)],
+        frame: [median(0, |s| s.frame), median(1, |s| s.frame)],
         allocations: [
-            median(0, |s| s.2 as f64) as u64,
-            median(1, |s| s.2 as f64) as u64,
+            median(0, |s| s.allocations) as u64,
+            median(1, |s| s.allocations) as u64,
         ],
     };
     (figures, image)
@@ -287,8 +317,10 @@ fn run_apart(version: &str, instances: usize, frames: u64) -> Run {
     Run {
         hash: u64::from_str_radix(f[1], 16).expect("a hash"),
         prepare: [float(2), float(3)],
-        frame: [float(4), float(5)],
-        allocations: [float(6) as u64, float(7) as u64],
+        uploads: [float(4), float(5)],
+        begin_finish: [float(6), float(7)],
+        frame: [float(8), float(9)],
+        allocations: [float(10) as u64, float(11) as u64],
     }
 }
 
@@ -317,10 +349,14 @@ fn main() {
             std::fs::write(&path, draw::png(&picture)).expect("the image is written");
         }
         println!(
-            "{version} {:016x} {:.1} {:.1} {:.1} {:.1} {} {}",
+            "{version} {:016x} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {} {}",
             run.hash,
             run.prepare[0],
             run.prepare[1],
+            run.uploads[0],
+            run.uploads[1],
+            run.begin_finish[0],
+            run.begin_finish[1],
             run.frame[0],
             run.frame[1],
             run.allocations[0],
@@ -329,17 +365,17 @@ fn main() {
         return;
     }
     println!(
-        "{pairs} rounds of the three versions, {instances} instances ({} in bursts) of 32 bytes, {frames} frames each, \
+        "{pairs} rounds of the four versions, {instances} instances ({} in bursts) of 32 bytes, {frames} frames each, \
          pinned, alternating order; medians of each run's median frame (CPU time of the main thread, µs):",
         instances * 8
     );
-    let mut runs: [Vec<Run>; 3] = Default::default();
+    let mut runs: [Vec<Run>; VERSIONS.len()] = Default::default();
     for round in 0..pairs {
-        for k in 0..3 {
-            let v = (k + round) % 3;
+        for k in 0..VERSIONS.len() {
+            let v = (k + round) % VERSIONS.len();
             runs[v].push(run_apart(VERSIONS[v], instances, frames));
         }
-        let hashes: Vec<u64> = runs.iter().map(|r| r[round].hash).collect();
+        let hashes: Vec<u64> = runs[..DRAWING].iter().map(|r| r[round].hash).collect();
         assert!(
             hashes.iter().all(|&h| h == hashes[0]),
             "the versions drew different images: {hashes:x?}"
@@ -353,26 +389,22 @@ fn main() {
     for (kind, name) in ["ordinary", "burst"].into_iter().enumerate() {
         println!("{name} frames:");
         for (v, version) in VERSIONS.iter().enumerate() {
-            let prepare = median(runs[v].iter().map(|r| r.prepare[kind]).collect());
-            let frame = median(runs[v].iter().map(|r| r.frame[kind]).collect());
-            let ratio = |i: usize| {
-                median(
+            let figure = |field: fn(&Run) -> [f64; 2]| {
+                let value = median(runs[v].iter().map(|r| field(r)[kind]).collect());
+                // The median of the rounds' ratios to `raw`'s run.
+                let ratio = median(
                     (0..pairs)
-                        .map(|p| {
-                            let (ours, raw) = (&runs[v][p], &runs[0][p]);
-                            if i == 0 {
-                                ours.prepare[kind] / raw.prepare[kind]
-                            } else {
-                                ours.frame[kind] / raw.frame[kind]
-                            }
-                        })
+                        .map(|p| field(&runs[v][p])[kind] / field(&runs[0][p])[kind])
                         .collect(),
-                )
+                );
+                format!("{value:8.1} µs ({ratio:.3}× raw)")
             };
+            let begin_finish = median(runs[v].iter().map(|r| r.begin_finish[kind]).collect());
             println!(
-                "  {version:>5}: prepare {prepare:8.1} µs ({:.3}× raw), whole frame {frame:8.1} µs ({:.3}× raw), heap allocations {}",
-                ratio(0),
-                ratio(1),
+                "  {version:>5}: prepare {}, its systems and uploads {} (begin and finish {begin_finish:.1} µs), whole frame {}, heap allocations {}",
+                figure(|r| r.prepare),
+                figure(|r| r.uploads),
+                figure(|r| r.frame),
                 runs[v][0].allocations[kind]
             );
         }
@@ -381,14 +413,14 @@ fn main() {
 
 #[cfg(test)]
 mod tests {
-    use super::{VERSIONS, run};
+    use super::{DRAWING, VERSIONS, run};
 
     /// Every version draws the same image, with the schedules run
     /// multi-threaded (the prepare systems in parallel) as a game runs
     /// them (`cargo test -p tickarena-bevy --features render` runs this).
     #[test]
     fn the_versions_draw_the_same_image() {
-        let hashes: Vec<u64> = VERSIONS
+        let hashes: Vec<u64> = VERSIONS[..DRAWING]
             .iter()
             .map(|version| run(version, 2_000, 0, 65, false).0.hash)
             .collect();

@@ -8,6 +8,9 @@
 //!   new buffer made with `create_buffer_with_data` every frame;
 //! * `arena`: tickarena's `GpuVec`, written through `RenderUploads`
 //!   straight into mapped staging memory.
+//!
+//! And `none`, which makes the instances and drops them: what the
+//! systems' own work (culling and shading) costs, under any upload.
 
 use bevy_ecs::prelude::*;
 use bevy_render::render_resource::{Buffer, BufferUsages, RawBufferVec};
@@ -15,6 +18,7 @@ use bevy_render::renderer::{RenderDevice, RenderQueue};
 use tickarena::gpu::wgpu;
 use tickarena_bevy::render::{GpuVec, RenderUploads};
 
+use crate::clock::SystemClock;
 use crate::sim::{ExtractedParticles, KINDS};
 
 /// What the GPU draws of a particle: 32 bytes.
@@ -71,6 +75,7 @@ pub fn prepare_raw<const K: usize>(
     device: Res<RenderDevice>,
     queue: Res<RenderQueue>,
 ) {
+    let _clock = SystemClock::start();
     instances.0.clear();
     instances.0.extend(self::instances::<K>(&particles));
     instances.0.write_buffer(&device, &queue);
@@ -91,6 +96,7 @@ pub fn prepare_new<const K: usize>(
     mut instances: ResMut<New<K>>,
     device: Res<RenderDevice>,
 ) {
+    let _clock = SystemClock::start();
     let data: Vec<Instance> = self::instances::<K>(&particles).collect();
     let buffer = device.create_buffer_with_data(&wgpu::util::BufferInitDescriptor {
         label: Some("instances"),
@@ -122,6 +128,7 @@ pub fn prepare_arena<const K: usize>(
     mut instances: ResMut<Arena<K>>,
     uploads: Res<RenderUploads>,
 ) -> Result {
+    let _clock = SystemClock::start();
     instances
         .0
         .write(&mut uploads.frame()?, self::instances::<K>(&particles))?;
@@ -131,5 +138,23 @@ pub fn prepare_arena<const K: usize>(
 impl<const K: usize> Drawn for Arena<K> {
     fn drawn(&self) -> Option<(&wgpu::Buffer, u32)> {
         Some((self.0.buffer()?, self.0.len() as u32))
+    }
+}
+
+/// `none`: the instances made and dropped (each one read, so that none
+/// goes unmade), nothing uploaded or drawn.
+#[derive(Resource, Default)]
+pub struct Nothing<const K: usize>;
+
+pub fn prepare_nothing<const K: usize>(particles: Res<ExtractedParticles>) {
+    let _clock = SystemClock::start();
+    for instance in self::instances::<K>(&particles) {
+        std::hint::black_box(instance);
+    }
+}
+
+impl<const K: usize> Drawn for Nothing<K> {
+    fn drawn(&self) -> Option<(&wgpu::Buffer, u32)> {
+        None
     }
 }
