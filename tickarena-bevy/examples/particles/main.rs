@@ -137,12 +137,16 @@ fn app(version: &str, instances: usize, single_threaded: bool) -> App {
                     .chain()
                     .in_set(RenderSystems::Prepare)
                     .before(RenderSystems::PrepareResources),
+                // (Strictly after `PrepareResources` too: Bevy chains its
+                // prepare sets weakly, which orders only systems that
+                // conflict, and the prepare systems' clocks are a static.)
                 (
                     clock::finish_started.before(RenderUploadsSystems::Finish),
                     clock::prepare_ended.after(RenderUploadsSystems::Finish),
                 )
                     .chain()
                     .in_set(RenderSystems::Prepare)
+                    .after(RenderSystems::PrepareResources)
                     .after(RenderSystems::PrepareResourcesFlush)
                     .before(RenderSystems::PrepareBindGroups),
                 draw::read_back.in_set(RenderSystems::Cleanup),
@@ -311,16 +315,41 @@ fn run_apart(version: &str, instances: usize, frames: u64) -> Run {
         .expect("the version runs");
     assert!(output.status.success(), "{version} failed: {output:?}");
     let text = String::from_utf8_lossy(&output.stdout);
-    let line = text.lines().last().expect("a line of figures");
-    let f: Vec<&str> = line.split_whitespace().collect();
-    let float = |i: usize| f[i].parse::<f64>().expect("a figure");
-    Run {
-        hash: u64::from_str_radix(f[1], 16).expect("a hash"),
-        prepare: [float(2), float(3)],
-        uploads: [float(4), float(5)],
-        begin_finish: [float(6), float(7)],
-        frame: [float(8), float(9)],
-        allocations: [float(10) as u64, float(11) as u64],
+    Run::parse(text.lines().last().expect("a line of figures"))
+}
+
+impl Run {
+    /// The line a version's process prints: its name, then the figures.
+    fn line(&self, version: &str) -> String {
+        format!(
+            "{version} {:016x} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {} {}",
+            self.hash,
+            self.prepare[0],
+            self.prepare[1],
+            self.uploads[0],
+            self.uploads[1],
+            self.begin_finish[0],
+            self.begin_finish[1],
+            self.frame[0],
+            self.frame[1],
+            self.allocations[0],
+            self.allocations[1]
+        )
+    }
+
+    /// Reads [`line`](Self::line)'s figures back.
+    fn parse(line: &str) -> Run {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 12, "a line of figures: {line:?}");
+        let float = |i: usize| f[i].parse::<f64>().expect("a figure");
+        Run {
+            hash: u64::from_str_radix(f[1], 16).expect("a hash"),
+            prepare: [float(2), float(3)],
+            uploads: [float(4), float(5)],
+            begin_finish: [float(6), float(7)],
+            frame: [float(8), float(9)],
+            allocations: [float(10) as u64, float(11) as u64],
+        }
     }
 }
 
@@ -337,7 +366,7 @@ fn main() {
             "--instances" => instances = number(),
             "--image" => image = args.next(),
             other => panic!(
-                "unknown flag {other:?}: --instances N, --pairs N, --frames N, --version raw|new|arena, --image PATH"
+                "unknown flag {other:?}: --instances N, --pairs N, --frames N, --version raw|new|arena|none, --image PATH"
             ),
         }
     }
@@ -348,20 +377,7 @@ fn main() {
         if let Some(path) = image {
             std::fs::write(&path, draw::png(&picture)).expect("the image is written");
         }
-        println!(
-            "{version} {:016x} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {:.1} {} {}",
-            run.hash,
-            run.prepare[0],
-            run.prepare[1],
-            run.uploads[0],
-            run.uploads[1],
-            run.begin_finish[0],
-            run.begin_finish[1],
-            run.frame[0],
-            run.frame[1],
-            run.allocations[0],
-            run.allocations[1]
-        );
+        println!("{}", run.line(&version));
         return;
     }
     println!(
@@ -387,6 +403,10 @@ fn main() {
         values[values.len() / 2]
     };
     for (kind, name) in ["ordinary", "burst"].into_iter().enumerate() {
+        if runs[0].iter().all(|r| r.frame[kind] == 0.0) {
+            println!("{name} frames: none measured in {frames} frames");
+            continue;
+        }
         println!("{name} frames:");
         for (v, version) in VERSIONS.iter().enumerate() {
             let figure = |field: fn(&Run) -> [f64; 2]| {
@@ -413,24 +433,56 @@ fn main() {
 
 #[cfg(test)]
 mod tests {
-    use super::{DRAWING, VERSIONS, run};
+    use super::{DRAWING, Run, VERSIONS, run};
 
     /// Every version draws the same image, with the schedules run
     /// multi-threaded (the prepare systems in parallel) as a game runs
-    /// them (`cargo test -p tickarena-bevy --features render` runs this).
+    /// them (`cargo test -p tickarena-bevy --features render` runs this);
+    /// `none` runs too, and draws nothing.
     #[test]
     fn the_versions_draw_the_same_image() {
-        let hashes: Vec<u64> = VERSIONS[..DRAWING]
+        let hashes: Vec<u64> = VERSIONS
             .iter()
             .map(|version| run(version, 2_000, 0, 65, false).0.hash)
             .collect();
-        assert!(hashes.iter().all(|&h| h == hashes[0]), "{hashes:x?}");
-        assert_ne!(
-            hashes[0],
-            super::draw::hash(&vec![
-                0;
-                (4 * super::draw::SIZE * super::draw::SIZE) as usize
-            ])
+        let drawn = &hashes[..DRAWING];
+        assert!(drawn.iter().all(|&h| h == drawn[0]), "{hashes:x?}");
+        let blank = super::draw::hash(&vec![
+            0;
+            (4 * super::draw::SIZE * super::draw::SIZE) as usize
+        ]);
+        assert_ne!(drawn[0], blank);
+        assert_ne!(hashes[DRAWING], drawn[0], "none drew the particles");
+    }
+
+    /// What a version's process prints reads back as the same figures.
+    #[test]
+    fn a_runs_line_reads_back() {
+        let sent = Run {
+            hash: 0x0123_4567_89ab_cdef,
+            prepare: [1.5, 2.5],
+            uploads: [3.5, 4.5],
+            begin_finish: [5.5, 6.5],
+            frame: [7.5, 8.5],
+            allocations: [9, 10],
+        };
+        let got = Run::parse(&sent.line("none"));
+        assert_eq!(got.hash, sent.hash);
+        assert_eq!(
+            (
+                got.prepare,
+                got.uploads,
+                got.begin_finish,
+                got.frame,
+                got.allocations
+            ),
+            (
+                sent.prepare,
+                sent.uploads,
+                sent.begin_finish,
+                sent.frame,
+                sent.allocations
+            )
         );
     }
 }
