@@ -326,7 +326,7 @@ element_iter!(
     /// for x in list.iter_mut().rev().take(10) {
     ///     *x = 0;
     /// }
-    /// assert_eq!(list.iter().sum::<u64>(), (0..90).sum());
+    /// assert_eq!(list.iter().sum::<u64>(), (0..90).sum::<u64>());
     /// ```
     IterMut,
     SegmentsMut,

@@ -741,7 +741,7 @@ impl<T, A: Allocator> SegmentedList<T, A> {
     /// let sum = std::thread::scope(|s| {
     ///     s.spawn(|| frozen.iter().flat_map(|seg| seg.iter()).sum::<u32>()).join().unwrap()
     /// });
-    /// assert_eq!(sum, (0..30).sum());
+    /// assert_eq!(sum, (0..30).sum::<u32>());
     /// ```
     pub fn leak<'a>(self) -> &'a mut [&'a mut [T]]
     where

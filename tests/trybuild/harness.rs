@@ -2,7 +2,7 @@
 //! (`tests/all/compile_fail.rs`, `tests/gpu/compile_fail.rs`): the cases
 //! of a folder, the error codes each `.stderr` expects, and the codes the
 //! compiler reports when the cases are built as binaries of one generated
-//! crate. See `tests/all/compile_fail.rs` for the two checks.
+//! crate. See `tests/all/compile_fail.rs` for which runs where.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
