@@ -565,10 +565,33 @@ impl<'de, 'a, T: DeserializeIn<'a> + 'a> Visitor<'de> for SliceVisitor<'a, T> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a sequence")
     }
+    // The loop of `SeqVisitor::visit_seq`, with the list a local frozen
+    // before the level closes: no `Result` of the list is built, matched
+    // and moved across the level's drop (the slice's two words go back in
+    // registers). Its elements need no drop (`&'a [T]` asserts it), so a
+    // list left by an error only gives its block back.
+    #[allow(clippy::question_mark)]
     #[inline]
-    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<&'a [T], S::Error> {
-        let list = SeqVisitor::<T, FrameVec<'a, T>>(self.0, PhantomData);
-        let mut vec = list.visit_seq(seq)?;
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<&'a [T], S::Error> {
+        let arena = self.0;
+        let _level = match limits::enter::<S::Error>(arena) {
+            Ok(level) => level,
+            Err(error) => return Err(error),
+        };
+        // The list's `Result` with no error in it (its niche): the list
+        // moves out of it whole, not byte by byte around a format's error.
+        let mut vec = match room_made::<T, FrameVec<'a, T>>(arena, seq.size_hint()) {
+            Ok(vec) => vec,
+            Err(()) => return Err(exhausted(arena, "list")),
+        };
+        loop {
+            match seq.next_element_seed(PushTo::<T, FrameVec<'a, T>>(arena, &mut vec, PhantomData))
+            {
+                Ok(Some(())) => {}
+                Ok(None) => break,
+                Err(error) => return Err(error),
+            }
+        }
         // Frozen: what the cautious reservation left unused goes back (in
         // place, when the list is the arena's newest allocation).
         vec.shrink_to_fit();
@@ -589,14 +612,23 @@ fn with_room<'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>, E: de::Error>(
     arena: &'a FrameArena,
     hint: Option<usize>,
 ) -> Result<L, E> {
-    let made = if T::NESTS_ITSELF {
+    match room_made::<T, L>(arena, hint) {
+        Ok(list) => Ok(list),
+        Err(()) => Err(exhausted(arena, "list")),
+    }
+}
+
+/// [`with_room`] with the arena's refusal as `()`, for its caller to turn
+/// into the format's error.
+#[inline]
+fn room_made<'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>>(
+    arena: &'a FrameArena,
+    hint: Option<usize>,
+) -> Result<L, ()> {
+    if T::NESTS_ITSELF {
         with_room_out_of_line::<T, L>(arena, hint)
     } else {
         L::with_room(arena, hint)
-    };
-    match made {
-        Ok(list) => Ok(list),
-        Err(()) => Err(exhausted(arena, "list")),
     }
 }
 
