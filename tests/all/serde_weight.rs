@@ -480,7 +480,9 @@ fn buffered_input_is_not_buffered_again() {
 #[test]
 fn nested_untagged_tries_take_bytes_linear_in_the_input() {
     let leaves = ["7", r#""abcdefgh""#, r#"{"k":["abcdefgh","abcdefgh"]}"#];
-    let depths: &[usize] = if cfg!(miri) { &[4, 8] } else { &[4, 8, 12, 16] };
+    // (Interpreted, the tries' time still doubles with each level: Miri,
+    // which looks at the lending, sees 4 and 6.)
+    let depths: &[usize] = if cfg!(miri) { &[4, 6] } else { &[4, 8, 12, 16] };
     for leaf in leaves {
         for &depth in depths {
             let arena = FrameArena::new();
