@@ -46,11 +46,27 @@ pub(super) fn exhausted<E: de::Error>(arena: &FrameArena, what: &str) -> E {
 /// cannot hold is believed only that far; the list then grows as its
 /// elements arrive, and the decode fails on the bound only if they pass
 /// it).
+#[inline]
 pub(super) fn cautious<T>(arena: &FrameArena, hint: Option<usize>) -> usize {
     let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
     let room = CAUTIOUS_BYTES - (align - 1).min(CAUTIOUS_BYTES);
     let room = room.min(arena.room_under_ceiling(align));
-    hint.unwrap_or(0).min(room / size.max(1))
+    let hint = hint.unwrap_or(0);
+    if size == 0 {
+        return hint.min(room);
+    }
+    // A hint the room holds is believed whole (the common case, a branch
+    // rather than a conditional move); one it does not is cut to the
+    // room, out of line.
+    let fits = room / size;
+    if hint <= fits { hint } else { cautious_cut(fits) }
+}
+
+/// [`cautious`]'s hint cut to the `fits` elements the room holds.
+#[cold]
+#[inline(never)]
+fn cautious_cut(fits: usize) -> usize {
+    fits
 }
 
 /// Bytes of `arena` a length hint is believed for up front in a
