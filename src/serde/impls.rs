@@ -425,6 +425,12 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
     #[inline]
     fn with_room(arena: &'a FrameArena, hint: Option<usize>) -> Result<Self, ()> {
         let room = cautious::<T>(arena, hint);
+        // One bump, not `RawVec`'s out-of-line growth of an empty list;
+        // where the arena cannot serve it at once, the growth asks again
+        // and counts the refusal.
+        if let Some(vec) = arena.try_vec_with_room(room) {
+            return Ok(vec);
+        }
         let mut vec = Vec::new_in(arena);
         if room > 0 {
             crate::reserve_error::handled(vec.try_reserve_exact(room)).map_err(|_| ())?;
