@@ -418,7 +418,12 @@ pub(super) trait ArenaList<'a, T>: Sized {
     /// Room for one more element.
     fn try_make_room(&mut self) -> Result<(), ()>;
     /// Pushes `item`, if it is one, into the room made for it.
-    fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E>;
+    ///
+    /// # Safety
+    ///
+    /// [`try_make_room`](Self::try_make_room) made room for one more
+    /// element, and the list has not changed since.
+    unsafe fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E>;
 }
 
 impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
@@ -446,20 +451,22 @@ impl<'a, T> ArenaList<'a, T> for FrameVec<'a, T> {
         Ok(())
     }
 
-    // Takes the element's `Result` and checks the room before it unwraps
-    // it: the element then goes from the slot its decode returned it in
-    // straight into the list, with no growth (a call) to keep it across,
-    // and so no second copy of it in the frame of a recursive message's
-    // every level. The other branch never runs (`try_make_room` made the
-    // room); it forgets the element rather than panic or grow, either of
-    // which would bring that copy back.
+    // Writes the element into the room `try_make_room` made, with no
+    // check of the room again and no growth (a call) to keep it across:
+    // it goes from the slot its decode returned it in straight into the
+    // list, and so no second copy of it sits in the frame of a recursive
+    // message's every level.
     #[inline]
-    fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E> {
-        if self.len() < self.capacity() {
-            self.push(item?);
-        } else {
-            debug_assert!(false, "room was made for the element");
-            core::mem::forget(item?);
+    unsafe fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E> {
+        let item = item?;
+        let len = self.len();
+        debug_assert!(len < self.capacity(), "room was made for the element");
+        // SAFETY: the caller's promise: `try_make_room` left `len` under
+        // the capacity, so slot `len` is allocated and uninitialised, and
+        // the list now holds `len + 1` initialised elements.
+        unsafe {
+            self.as_mut_ptr().add(len).write(item);
+            self.set_len(len + 1);
         }
         Ok(())
     }
@@ -496,7 +503,7 @@ impl<'a, T> ArenaList<'a, T> for SegmentedList<T, &'a FrameArena> {
     }
 
     #[inline]
-    fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E> {
+    unsafe fn push_with_room<E>(&mut self, item: Result<T, E>) -> Result<(), E> {
         self.push(item?);
         Ok(())
     }
@@ -678,8 +685,12 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> DeserializeSeed<'de>
         if let Err(()) = self.1.try_make_room() {
             return Err(exhausted(self.0, "list"));
         }
-        self.1
-            .push_with_room(T::deserialize_in(self.0, deserializer))
+        // SAFETY: room was made above, and the list is borrowed by this
+        // seed alone: the element's decode cannot reach it.
+        unsafe {
+            self.1
+                .push_with_room(T::deserialize_in(self.0, deserializer))
+        }
     }
 }
 
