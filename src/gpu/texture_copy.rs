@@ -3,8 +3,8 @@
 //! between two elements, and a buffer-to-texture copy takes whole rows
 //! (or a part of one row). A segment becomes at most three copies: the
 //! end of its first row, its whole rows, the start of its last row. Plain
-//! arithmetic over byte offsets (Miri runs its tests); the wgpu calls are
-//! the frame's.
+//! arithmetic over byte offsets, with no `unsafe` (its tests run natively,
+//! not under Miri); the wgpu calls are the frame's.
 
 #![forbid(unsafe_code)]
 

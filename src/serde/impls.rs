@@ -59,7 +59,11 @@ pub(super) fn cautious<T>(arena: &FrameArena, hint: Option<usize>) -> usize {
     // rather than a conditional move); one it does not is cut to the
     // room, out of line.
     let fits = room / size;
-    if hint <= fits { hint } else { cautious_cut(fits) }
+    if hint <= fits {
+        hint
+    } else {
+        cautious_cut(fits)
+    }
 }
 
 /// [`cautious`]'s hint cut to the `fits` elements the room holds.
