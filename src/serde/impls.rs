@@ -690,7 +690,12 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> DeserializeSeed<'de>
             return Err(exhausted(self.0, "list"));
         }
         // SAFETY: room was made above, and the list is borrowed by this
-        // seed alone: the element's decode cannot reach it.
+        // seed alone: the element's decode cannot reach it. Nor can the
+        // arena move or free the list's block meanwhile: through
+        // `&FrameArena` it frees or moves only blocks their owners give
+        // back or grow (in place, the newest), and everything the
+        // element allocates is newer than the list; scopes, `reset` and
+        // `reclaim` need the arena `&mut`.
         unsafe {
             self.1
                 .push_with_room(T::deserialize_in(self.0, deserializer))
