@@ -689,13 +689,13 @@ impl<'de, 'a, T: DeserializeIn<'a>, L: ArenaList<'a, T>> DeserializeSeed<'de>
         if let Err(()) = self.1.try_make_room() {
             return Err(exhausted(self.0, "list"));
         }
-        // SAFETY: room was made above, and the list is borrowed by this
-        // seed alone: the element's decode cannot reach it. Nor can the
-        // arena move or free the list's block meanwhile: through
-        // `&FrameArena` it frees or moves only blocks their owners give
-        // back or grow (in place, the newest), and everything the
-        // element allocates is newer than the list; scopes, `reset` and
-        // `reclaim` need the arena `&mut`.
+        // The list is borrowed by this seed alone, so the element's decode
+        // cannot reach it; nor can the arena move or free its block: through
+        // `&FrameArena` it frees or moves only blocks their owners give back
+        // or grow (in place, the newest), everything the element allocates
+        // is newer than the list, and scopes, `reset` and `reclaim` need the
+        // arena `&mut`.
+        // SAFETY: room was made just above, and the list is unchanged since.
         unsafe {
             self.1
                 .push_with_room(T::deserialize_in(self.0, deserializer))
